@@ -1,0 +1,256 @@
+package dev.logrouter.core.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.jsontype.NamedType;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+
+import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Reads a YAML configuration into immutable records: unknown keys, bad values and unknown types fail
+ * with the file, line, YAML path and a hint; options left out take the default declared by their
+ * {@link Option}; cross references (route → source/sink names) are checked.
+ *
+ * <p>Threads: used by the thread that starts the router or runs {@code check-config}.
+ */
+public final class ConfigLoader {
+
+    /** Most sinks a router can have: each is one bit of an event's 64-bit sink mask. */
+    public static final int MAX_SINKS = 64;
+
+    private final ObjectMapper mapper;
+
+    /**
+     * @param sourceTypes YAML {@code type} name → source config record, from the source modules
+     * @param sinkTypes   YAML {@code type} name → sink config record, from the sink modules
+     */
+    public ConfigLoader(Map<String, Class<? extends SourceConfig>> sourceTypes,
+                        Map<String, Class<? extends SinkConfig>> sinkTypes) {
+        mapper = YAMLMapper.builder()
+                .propertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .build();
+        sourceTypes.forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
+        sinkTypes.forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
+    }
+
+    public RouterConfig load(Path file) throws ConfigException {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read configuration: " + e.getMessage(), e);
+        }
+        return load(text, file.toString());
+    }
+
+    /** Parses {@code yaml}; {@code origin} names it in error messages. */
+    public RouterConfig load(String yaml, String origin) throws ConfigException {
+        RouterConfig raw;
+        try {
+            raw = mapper.readValue(yaml, RouterConfig.class);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(describe(e, origin), e);
+        }
+        if (raw == null) {
+            throw new ConfigException(origin + ": empty configuration; it needs at least 'sources:' and 'sinks:'");
+        }
+        RouterConfig cfg = (RouterConfig) withDefaults(raw, RouterConfig.class, "", origin);
+        checkReferences(cfg, origin);
+        return cfg;
+    }
+
+    /** Parses a default value given in YAML syntax into the option's type (also used by tests). */
+    Object parseDefault(String yaml, Type type) throws IOException {
+        JavaType jt = mapper.getTypeFactory().constructType(type);
+        return mapper.readValue(yaml, jt);
+    }
+
+    private Object withDefaults(Object value, Type type, String path, String origin) throws ConfigException {
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof Collection<?> list) {
+            List<Object> out = new ArrayList<>();
+            int i = 0;
+            for (Object o : list) {
+                out.add(withDefaults(o, o == null ? Object.class : o.getClass(), path + "[" + i++ + "]", origin));
+            }
+            return List.copyOf(out);
+        }
+        Class<?> cls = value.getClass();
+        if (!cls.isRecord() || cls == ByteSize.class || cls == TimeSpan.class) {
+            return value;
+        }
+        RecordComponent[] comps = cls.getRecordComponents();
+        Object[] args = new Object[comps.length];
+        Class<?>[] types = new Class<?>[comps.length];
+        for (int i = 0; i < comps.length; i++) {
+            RecordComponent rc = comps[i];
+            types[i] = rc.getType();
+            String key = PropertyNamingStrategies.KebabCaseStrategy.INSTANCE.translate(rc.getName());
+            if (rc.getName().equals("isFinal")) {
+                key = "final";
+            }
+            String childPath = path.isEmpty() ? key : path + "." + key;
+            Object v;
+            try {
+                v = rc.getAccessor().invoke(value);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+            if (v == null) {
+                Option opt = rc.getAnnotation(Option.class);
+                if (opt == null || opt.defaultValue().equals(Option.NONE)) {
+                    args[i] = null;
+                    continue;
+                }
+                if (opt.defaultValue().equals(Option.REQUIRED)) {
+                    throw new ConfigException(origin + ": " + childPath + ": missing required option ("
+                            + opt.doc() + ")");
+                }
+                try {
+                    v = parseDefault(opt.defaultValue(), rc.getGenericType());
+                } catch (IOException e) {
+                    throw new IllegalStateException("bad default for " + cls.getSimpleName() + "." + rc.getName(), e);
+                }
+            }
+            args[i] = withDefaults(v, rc.getGenericType(), childPath, origin);
+        }
+        try {
+            Constructor<?> ctor = cls.getDeclaredConstructor(types);
+            ctor.setAccessible(true);
+            return ctor.newInstance(args);
+        } catch (InvocationTargetException e) {
+            throw new ConfigException(origin + ": " + path + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void checkReferences(RouterConfig cfg, String origin) throws ConfigException {
+        Set<String> sources = new HashSet<>();
+        for (int i = 0; i < cfg.sources().size(); i++) {
+            String n = cfg.sources().get(i).name();
+            if (!sources.add(n)) {
+                throw new ConfigException(origin + ": sources[" + i + "].name: duplicate source name '" + n + "'");
+            }
+        }
+        Set<String> sinks = new HashSet<>();
+        for (int i = 0; i < cfg.sinks().size(); i++) {
+            String n = cfg.sinks().get(i).name();
+            if (!sinks.add(n)) {
+                throw new ConfigException(origin + ": sinks[" + i + "].name: duplicate sink name '" + n + "'");
+            }
+        }
+        if (cfg.sinks().size() > MAX_SINKS) {
+            throw new ConfigException(origin + ": sinks: at most " + MAX_SINKS + " sinks are supported");
+        }
+        if (cfg.sources().isEmpty()) {
+            throw new ConfigException(origin + ": sources: at least one source is needed");
+        }
+        if (cfg.sinks().isEmpty()) {
+            throw new ConfigException(origin + ": sinks: at least one sink is needed");
+        }
+        Set<String> routes = new HashSet<>();
+        for (int i = 0; i < cfg.routes().size(); i++) {
+            RouteConfig r = cfg.routes().get(i);
+            if (!routes.add(r.name())) {
+                throw new ConfigException(origin + ": routes[" + i + "].name: duplicate route name '" + r.name() + "'");
+            }
+            for (String s : r.from()) {
+                if (!sources.contains(s)) {
+                    throw new ConfigException(origin + ": routes[" + i + "].from: no source named '" + s
+                            + "' (sources: " + new TreeSet<>(sources) + ")");
+                }
+            }
+            if (r.to().isEmpty()) {
+                throw new ConfigException(origin + ": routes[" + i + "].to: name at least one sink");
+            }
+            for (String s : r.to()) {
+                if (!sinks.contains(s)) {
+                    throw new ConfigException(origin + ": routes[" + i + "].to: no sink named '" + s
+                            + "' (sinks: " + new TreeSet<>(sinks) + ")");
+                }
+            }
+        }
+    }
+
+    /** Turns a Jackson error into {@code file:line:column: yaml.path: what is wrong (hint)}. */
+    static String describe(JsonProcessingException e, String origin) {
+        JsonLocation loc = e.getLocation();
+        StringBuilder sb = new StringBuilder(origin);
+        if (loc != null && loc.getLineNr() > 0) {
+            sb.append(':').append(loc.getLineNr()).append(':').append(loc.getColumnNr());
+        }
+        sb.append(": ");
+        if (e instanceof JsonMappingException jme) {
+            String path = path(jme.getPath());
+            if (!path.isEmpty()) {
+                sb.append(path).append(": ");
+            }
+        }
+        if (e instanceof UnrecognizedPropertyException upe) {
+            sb.append("unknown option '").append(upe.getPropertyName()).append("'");
+            Collection<Object> known = upe.getKnownPropertyIds();
+            if (known != null && !known.isEmpty()) {
+                sb.append(" (known here: ").append(new TreeSet<>(known.stream().map(String::valueOf).toList()))
+                        .append(')');
+            }
+        } else if (e instanceof InvalidTypeIdException ite) {
+            sb.append("unknown or missing type '").append(ite.getTypeId())
+                    .append("' (set 'type:' to one of the supported types)");
+        } else if (e instanceof ValueInstantiationException vie && vie.getCause() != null) {
+            sb.append(vie.getCause().getMessage());
+        } else {
+            String msg = e.getOriginalMessage();
+            if (e.getCause() instanceof IllegalArgumentException iae) {
+                msg = iae.getMessage();
+            }
+            sb.append(msg == null ? e.getClass().getSimpleName() : msg.split("\n")[0]);
+        }
+        return sb.toString();
+    }
+
+    private static String path(List<JsonMappingException.Reference> refs) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonMappingException.Reference r : refs) {
+            if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            } else if (r.getFieldName() != null) {
+                if (sb.length() > 0) {
+                    sb.append('.');
+                }
+                sb.append(r.getFieldName());
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,16 @@
+package dev.logrouter.core.config;
+
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/**
+ * Configuration of one source. The YAML {@code type} key selects the implementing record; source
+ * modules register their types with {@link ConfigLoader}.
+ *
+ * <p>Threads: immutable, any thread.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
+public interface SourceConfig {
+
+    /** Unique name: names the source's counters and is used in routes' {@code from}. */
+    String name();
+}

@@ -1,0 +1,170 @@
+package dev.logrouter.core.event;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A reusable table of name-value pairs owned by one {@link LogEvent}: structured data
+ * ({@code .SDATA.id.param}) and, in later stages, parser output. Names and values are bytes copied into
+ * one growing buffer; {@link #clear()} forgets them without freeing anything, so a warm table allocates
+ * nothing per message.
+ *
+ * <p>Setting a name that is already present replaces its value (the last value wins, as in syslog-ng).
+ * Entries keep their first insertion order. Each entry carries an {@code int} tag free for the writer's
+ * use; structured data stores the SD-ID length there so that {@code ${SDATA}} can be re-serialised.
+ *
+ * <p>Threads: written by the one parse worker that owns the event, read afterwards by sinks; never shared
+ * concurrently.
+ */
+public final class FieldTable {
+
+    private byte[] data = new byte[256];
+    private int dataLength;
+    private int[] nameOff = new int[8];
+    private int[] nameLen = new int[8];
+    private int[] valOff = new int[8];
+    private int[] valLen = new int[8];
+    private int[] tag = new int[8];
+    private int count;
+
+    public void clear() {
+        dataLength = 0;
+        count = 0;
+    }
+
+    public int size() {
+        return count;
+    }
+
+    /**
+     * Sets {@code name} to {@code value}; returns the entry index.
+     */
+    public int set(byte[] name, int nOff, int nLen, byte[] value, int vOff, int vLen, int entryTag) {
+        int i = indexOf(name, nOff, nLen);
+        if (i < 0) {
+            i = count;
+            ensureEntries(count + 1);
+            nameOff[i] = append(name, nOff, nLen);
+            nameLen[i] = nLen;
+            count++;
+        }
+        valOff[i] = append(value, vOff, vLen);
+        valLen[i] = vLen;
+        tag[i] = entryTag;
+        return i;
+    }
+
+    /** Convenience for tests and cold paths. */
+    public int set(String name, String value) {
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        byte[] v = value.getBytes(StandardCharsets.UTF_8);
+        return set(n, 0, n.length, v, 0, v.length, 0);
+    }
+
+    /** Starts a value that the caller composes byte by byte with {@link #appendToValue}; returns the entry. */
+    public int begin(byte[] name, int nOff, int nLen, int entryTag) {
+        int i = indexOf(name, nOff, nLen);
+        if (i < 0) {
+            i = count;
+            ensureEntries(count + 1);
+            nameOff[i] = append(name, nOff, nLen);
+            nameLen[i] = nLen;
+            count++;
+        }
+        valOff[i] = dataLength;
+        valLen[i] = 0;
+        tag[i] = entryTag;
+        return i;
+    }
+
+    /**
+     * Appends one byte to the value of entry {@code i}, which must be the last one started by {@link #begin}
+     * with nothing else appended since.
+     */
+    public void appendToValue(int i, byte b) {
+        ensureData(1);
+        data[dataLength++] = b;
+        valLen[i]++;
+    }
+
+    public int indexOf(byte[] name, int nOff, int nLen) {
+        for (int i = 0; i < count; i++) {
+            if (nameLen[i] == nLen
+                    && Arrays.equals(data, nameOff[i], nameOff[i] + nLen, name, nOff, nOff + nLen)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public int indexOf(byte[] name) {
+        return indexOf(name, 0, name.length);
+    }
+
+    /** The shared buffer that names and values point into; valid until the next write. */
+    public byte[] data() {
+        return data;
+    }
+
+    public int nameOffset(int i) {
+        return nameOff[i];
+    }
+
+    public int nameLength(int i) {
+        return nameLen[i];
+    }
+
+    public int valueOffset(int i) {
+        return valOff[i];
+    }
+
+    public int valueLength(int i) {
+        return valLen[i];
+    }
+
+    public int tag(int i) {
+        return tag[i];
+    }
+
+    /** Cold path: the name of entry {@code i} as a String (tests, diagnostics). */
+    public String name(int i) {
+        return new String(data, nameOff[i], nameLen[i], StandardCharsets.UTF_8);
+    }
+
+    /** Cold path: the value of entry {@code i} as a String (tests, diagnostics). */
+    public String value(int i) {
+        return new String(data, valOff[i], valLen[i], StandardCharsets.UTF_8);
+    }
+
+    /** Cold path: the value for {@code name}, or null. */
+    public String get(String name) {
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        int i = indexOf(n, 0, n.length);
+        return i < 0 ? null : value(i);
+    }
+
+    private int append(byte[] src, int off, int len) {
+        ensureData(len);
+        System.arraycopy(src, off, data, dataLength, len);
+        int at = dataLength;
+        dataLength += len;
+        return at;
+    }
+
+    private void ensureData(int extra) {
+        if (dataLength + extra > data.length) {
+            data = Arrays.copyOf(data, Math.max(dataLength + extra, data.length * 2));
+        }
+    }
+
+    private void ensureEntries(int n) {
+        if (n > nameOff.length) {
+            int cap = nameOff.length * 2;
+            nameOff = Arrays.copyOf(nameOff, cap);
+            nameLen = Arrays.copyOf(nameLen, cap);
+            valOff = Arrays.copyOf(valOff, cap);
+            valLen = Arrays.copyOf(valLen, cap);
+            tag = Arrays.copyOf(tag, cap);
+        }
+    }
+}

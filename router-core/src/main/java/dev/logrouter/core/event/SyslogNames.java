@@ -1,0 +1,80 @@
+package dev.logrouter.core.event;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Facility and severity names as syslog-ng prints them ({@code ${FACILITY}}, {@code ${LEVEL}}) and
+ * parses them in filters. Byte arrays are shared constants: never modify them.
+ *
+ * <p>Threads: immutable, any thread.
+ */
+public final class SyslogNames {
+
+    private static final String[] FACILITIES = {
+        "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron", "authpriv", "ftp",
+        "ntp", "security", "console", "solaris-cron", "local0", "local1", "local2", "local3", "local4", "local5",
+        "local6", "local7",
+    };
+    private static final String[] SEVERITIES = {
+        "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+    };
+    private static final String[] MONTHS = {
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    };
+    private static final String[] WEEKDAYS = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+
+    private static final byte[][] FACILITY_BYTES = ascii(FACILITIES);
+    private static final byte[][] SEVERITY_BYTES = ascii(SEVERITIES);
+    private static final byte[][] MONTH_BYTES = ascii(MONTHS);
+    private static final byte[][] WEEKDAY_BYTES = ascii(WEEKDAYS);
+
+    private SyslogNames() {
+    }
+
+    /** Name of a facility number, or null when it has none (out-of-range PRIs keep their number). */
+    public static byte[] facility(int facility) {
+        return facility >= 0 && facility < FACILITY_BYTES.length ? FACILITY_BYTES[facility] : null;
+    }
+
+    public static byte[] severity(int severity) {
+        return SEVERITY_BYTES[severity & 7];
+    }
+
+    /** Three-letter English month abbreviation, month 1..12. */
+    public static byte[] month(int month) {
+        return MONTH_BYTES[month - 1];
+    }
+
+    /** Three-letter English weekday abbreviation, 0 = Sunday. */
+    public static byte[] weekday(int dow) {
+        return WEEKDAY_BYTES[dow];
+    }
+
+    /** Facility number for a name (cold path, config), or -1. */
+    public static int facilityNumber(String name) {
+        for (int i = 0; i < FACILITIES.length; i++) {
+            if (FACILITIES[i].equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Severity number for a name (cold path, config), or -1. */
+    public static int severityNumber(String name) {
+        for (int i = 0; i < SEVERITIES.length; i++) {
+            if (SEVERITIES[i].equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static byte[][] ascii(String[] names) {
+        byte[][] out = new byte[names.length][];
+        for (int i = 0; i < names.length; i++) {
+            out[i] = names[i].getBytes(StandardCharsets.US_ASCII);
+        }
+        return out;
+    }
+}

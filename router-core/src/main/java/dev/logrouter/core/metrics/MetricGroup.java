@@ -1,0 +1,59 @@
+package dev.logrouter.core.metrics;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * The metrics of one component, published as one MBean {@code dev.logrouter:type=<type>,name=<name>}.
+ * Each metric is declared once, here, with its description; components keep the returned
+ * {@link Counter}s and add to them on the hot path.
+ *
+ * <p>Threads: declared on the configuring thread before start; read by any thread.
+ */
+public final class MetricGroup {
+
+    private final String type;
+    private final String name;
+    private final List<Metric> metrics = new ArrayList<>();
+
+    public MetricGroup(String type, String name) {
+        this.type = type;
+        this.name = name;
+    }
+
+    public String type() {
+        return type;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Declares a counter. */
+    public Counter counter(String metricName, String description) {
+        Counter c = new Counter();
+        metrics.add(new Metric(metricName, description, true, c::get));
+        return c;
+    }
+
+    /** Declares a gauge read from {@code value}. */
+    public void gauge(String metricName, String description, LongSupplier value) {
+        metrics.add(new Metric(metricName, description, false, value));
+    }
+
+    public List<Metric> metrics() {
+        return Collections.unmodifiableList(metrics);
+    }
+
+    /** Cold path: the current value of a metric by name (tests, the stats command). */
+    public long value(String metricName) {
+        for (Metric m : metrics) {
+            if (m.name().equals(metricName)) {
+                return m.value().getAsLong();
+            }
+        }
+        throw new IllegalArgumentException("no metric " + metricName + " in " + type + "/" + name);
+    }
+}

@@ -1,0 +1,154 @@
+package dev.logrouter.core.pipeline;
+
+import com.lmax.disruptor.BusySpinWaitStrategy;
+import com.lmax.disruptor.EventHandler;
+import com.lmax.disruptor.LiteBlockingWaitStrategy;
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.TimeoutException;
+import com.lmax.disruptor.WaitStrategy;
+import com.lmax.disruptor.YieldingWaitStrategy;
+import com.lmax.disruptor.dsl.Disruptor;
+import com.lmax.disruptor.dsl.ProducerType;
+import dev.logrouter.core.config.PipelineConfig;
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.metrics.MetricRegistry;
+import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.core.sink.Clock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ring and its stages:
+ *
+ * <pre>
+ *  sources ──publish──▶ RingBuffer&lt;LogEvent&gt; (multi-producer)
+ *                          ├─▶ parse-0 … parse-(n-1)   (sequence % n)
+ *                          └──────────┬───────────────
+ *                                     ▼
+ *                 sink-a   sink-b   …   (one thread each, after every parse worker)
+ * </pre>
+ *
+ * Events are cleared by the publisher when it claims a slot (the slot's previous message is fully
+ * consumed by then), so no extra clearing stage costs a thread.
+ *
+ * <p>Threads: built and started by the main thread; {@link #ring()} is used by source threads;
+ * {@link #drainAndStop} by the thread that handles shutdown.
+ */
+public final class Pipeline {
+
+    private final Disruptor<LogEvent> disruptor;
+    private final List<SinkHandler> sinkHandlers = new ArrayList<>();
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    private final int ringSize;
+
+    public Pipeline(PipelineConfig cfg, List<EventParser> workerParsers, List<SinkBinding> sinks,
+                    MetricRegistry metrics, Clock clock) {
+        if (workerParsers.size() != cfg.parseWorkers()) {
+            throw new IllegalArgumentException("need one parser per parse worker");
+        }
+        this.ringSize = cfg.ringSize();
+        ThreadFactory tf = r -> {
+            Thread t = new Thread(r, "stage");
+            t.setDaemon(false);
+            threads.add(t);
+            return t;
+        };
+        disruptor = new Disruptor<>(LogEvent.FACTORY, ringSize, tf, ProducerType.MULTI,
+                waitStrategy(cfg.waitStrategy()));
+        MetricGroup ringMetrics = metrics.group("Ring", "main");
+        Counter stageErrors = ringMetrics.counter("stageErrors",
+                "Unexpected exceptions caught in a stage (the stage went on with the next event).");
+        disruptor.setDefaultExceptionHandler(new CountingExceptionHandler(stageErrors));
+
+        int n = cfg.parseWorkers();
+        @SuppressWarnings("unchecked")
+        EventHandler<LogEvent>[] workers = new EventHandler[n];
+        for (int k = 0; k < n; k++) {
+            workers[k] = new ParseWorker(k, n, workerParsers.get(k), metrics.group("Stage", "parse-" + k));
+        }
+        @SuppressWarnings("unchecked")
+        EventHandler<LogEvent>[] sinkStage = new EventHandler[sinks.size()];
+        for (int i = 0; i < sinks.size(); i++) {
+            SinkBinding b = sinks.get(i);
+            SinkHandler h = new SinkHandler(b.name(), i, b.sink(), b.policy(), clock,
+                    metrics.group("Sink", b.name()));
+            sinkHandlers.add(h);
+            sinkStage[i] = h;
+        }
+        if (sinkStage.length > 0) {
+            disruptor.handleEventsWith(workers).then(sinkStage);
+        } else {
+            disruptor.handleEventsWith(workers);
+        }
+        RingBuffer<LogEvent> ring = disruptor.getRingBuffer();
+        ringMetrics.gauge("capacity", "Slots in the ring.", () -> ringSize);
+        ringMetrics.gauge("remaining", "Free slots in the ring now (low = stages are behind; sources pause "
+                + "reading below a quarter).", ring::remainingCapacity);
+        ringMetrics.gauge("published", "Events published into the ring since start.", () -> ring.getCursor() + 1);
+    }
+
+    private static WaitStrategy waitStrategy(PipelineConfig.WaitStrategyName name) {
+        return switch (name) {
+            case blocking -> new LiteBlockingWaitStrategy();
+            case yielding -> new YieldingWaitStrategy();
+            case busySpin -> new BusySpinWaitStrategy();
+        };
+    }
+
+    public void start() {
+        disruptor.start();
+    }
+
+    /** The ring sources publish into. */
+    public RingBuffer<LogEvent> ring() {
+        return disruptor.getRingBuffer();
+    }
+
+    public int ringSize() {
+        return ringSize;
+    }
+
+    public List<SinkHandler> sinkHandlers() {
+        return List.copyOf(sinkHandlers);
+    }
+
+    /**
+     * Waits until every event published so far has passed every stage, then stops the stages; each
+     * sink flushes and closes on its own thread. Call after the sources stopped publishing. Returns
+     * false if the stages did not drain in time (then they are halted and sinks give up retrying).
+     */
+    public boolean drainAndStop(long timeout, TimeUnit unit) throws InterruptedException {
+        boolean drained = true;
+        try {
+            disruptor.shutdown(timeout, unit);
+        } catch (TimeoutException e) {
+            drained = false;
+            sinkHandlers.forEach(SinkHandler::abort);
+            disruptor.halt();
+        }
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        for (Thread t : threads) {
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+            if (t.isAlive()) {
+                sinkHandlers.forEach(SinkHandler::abort);
+                t.join(1000);
+                drained &= !t.isAlive();
+            }
+        }
+        return drained;
+    }
+
+    /** Stage threads (tests check that they all stopped). */
+    public List<Thread> threads() {
+        return List.copyOf(threads);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.logrouter.core.template;
+
+import java.util.Locale;
+
+/**
+ * The syslog-ng macros a template understands. Date macros exist in three flavours, as in syslog-ng:
+ * plain and {@code S_} use the message's own timestamp (in its own offset), {@code R_} uses the
+ * receive time in the receiver's zone. Any other name in {@code ${...}} is a field looked up in the
+ * event's name-value table.
+ *
+ * <p>Threads: immutable.
+ */
+public enum Macro {
+    HOST, PROGRAM, PID, MSGID, MSG, MESSAGE, MSGHDR, LEGACY_MSGHDR,
+    FACILITY, FACILITY_NUM, SEVERITY, SEVERITY_NUM, LEVEL, LEVEL_NUM, PRIORITY, PRI,
+    SDATA, SOURCE, SOURCEIP, HOST_FROM, FULLHOST_FROM,
+    // date macros (must stay last: isDate() relies on the order)
+    YEAR, MONTH, MONTH_ABBREV, MONTH_NAME, DAY, HOUR, MIN, SEC, USEC, MSEC, WEEKDAY, WEEK_DAY_ABBREV,
+    ISODATE, DATE, STAMP, FULLDATE, UNIXTIME, TZOFFSET, TZ;
+
+    /** True for macros that print a time. */
+    public boolean isDate() {
+        return ordinal() >= YEAR.ordinal();
+    }
+
+    /**
+     * Resolves a macro name; returns null when it is not a macro (then it names a field). {@code R_} and
+     * {@code S_} prefixes are stripped by the caller.
+     */
+    public static Macro lookup(String name) {
+        String n = name.toUpperCase(Locale.ROOT);
+        if (!n.equals(name)) {
+            return null;
+        }
+        for (Macro m : values()) {
+            if (m.name().equals(n)) {
+                return m;
+            }
+        }
+        return null;
+    }
+}

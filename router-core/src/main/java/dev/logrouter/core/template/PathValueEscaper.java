@@ -1,0 +1,45 @@
+package dev.logrouter.core.template;
+
+/**
+ * Neutralises a value substituted into a file path so that it stays one path component inside the
+ * configured base directory: {@code /} and {@code \}, NUL and every other control byte (below 0x20, and
+ * 0x7f) become {@code _}; a value that is exactly {@code .} or {@code ..} becomes {@code _} or
+ * {@code __}; an empty value becomes {@code _}. Other bytes, including UTF-8, pass through. A hostile
+ * HOST of {@code ../../etc} therefore renders as {@code .._.._etc}.
+ *
+ * <p>Threads: stateless, shared.
+ */
+public final class PathValueEscaper implements ValueEscaper {
+
+    public static final PathValueEscaper INSTANCE = new PathValueEscaper();
+
+    private PathValueEscaper() {
+    }
+
+    @Override
+    public void append(ByteBuilder out, byte[] src, int off, int len) {
+        if (len == 0) {
+            out.append((byte) '_');
+            return;
+        }
+        boolean allDots = len <= 2;
+        out.ensure(len);
+        for (int i = off; i < off + len; i++) {
+            byte b = src[i];
+            if (b != '.') {
+                allDots = false;
+            }
+            if (b == '/' || b == '\\' || (b >= 0 && b < 0x20) || b == 0x7f) {
+                out.append((byte) '_');
+            } else {
+                out.append(b);
+            }
+        }
+        if (allDots) {
+            byte[] a = out.array();
+            for (int i = out.length() - len; i < out.length(); i++) {
+                a[i] = '_';
+            }
+        }
+    }
+}
