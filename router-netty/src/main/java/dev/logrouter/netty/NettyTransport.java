@@ -1,0 +1,58 @@
+package dev.logrouter.netty;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The event loops shared by all network sources: native epoll on Linux when available, NIO otherwise.
+ * Threads are named {@code io-<n>}.
+ *
+ * <p>Threads: created and shut down by the thread that starts and stops the router.
+ */
+public final class NettyTransport implements AutoCloseable {
+
+    private final boolean epoll;
+    private final EventLoopGroup group;
+
+    /** @param threads event loop threads; 0 = number of cores */
+    public NettyTransport(int threads) {
+        this.epoll = Epoll.isAvailable() && !Boolean.getBoolean("logrouter.nio");
+        int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        this.group = new MultiThreadIoEventLoopGroup(n, new DefaultThreadFactory("io", false), factory);
+    }
+
+    public EventLoopGroup group() {
+        return group;
+    }
+
+    public Class<? extends ServerChannel> serverChannel() {
+        return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    public Class<? extends DatagramChannel> datagramChannel() {
+        return epoll ? EpollDatagramChannel.class : NioDatagramChannel.class;
+    }
+
+    public String kind() {
+        return epoll ? "epoll" : "nio";
+    }
+
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

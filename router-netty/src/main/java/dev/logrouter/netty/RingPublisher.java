@@ -1,0 +1,85 @@
+package dev.logrouter.netty;
+
+import com.lmax.disruptor.EventTranslatorThreeArg;
+import com.lmax.disruptor.RingBuffer;
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import io.netty.buffer.ByteBuf;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Publishes frames of one source into the ring: claims a slot without blocking, clears the slot's
+ * event, copies the frame's bytes and the sender address into it, stamps the receive time and the
+ * source's sink mask. A frame is released once published; a frame that found the ring full stays with
+ * the caller (TCP queues it and pauses reading; UDP drops and counts it).
+ *
+ * <p>Threads: shared by all event loops serving the source; lock-free (the ring is multi-producer,
+ * counters are striped).
+ */
+public final class RingPublisher {
+
+    private static final EventTranslatorThreeArg<LogEvent, ByteBuf, RingPublisher, Peer> TRANSLATOR =
+            (event, sequence, frame, publisher, peer) -> {
+                event.clear();
+                int len = frame.readableBytes();
+                frame.getBytes(frame.readerIndex(), event.ensureRawCapacity(len), 0, len);
+                event.setRawLength(len);
+                byte[] p = peer.text();
+                event.setPeer(p, 0, p.length);
+                event.setSource(publisher.sourceId, publisher.sourceName, publisher.formatHint, publisher.sinkMask);
+                event.setReceivedMillis(System.currentTimeMillis());
+            };
+
+    private final RingBuffer<LogEvent> ring;
+    private final int sourceId;
+    private final byte[] sourceName;
+    private final byte formatHint;
+    private final long sinkMask;
+    private final int pauseBelow;
+    private final int resumeAt;
+
+    final Counter received;
+    final Counter bytes;
+
+    /**
+     * @param formatHint {@link LogEvent#FORMAT_AUTO}, {@link LogEvent#FORMAT_RFC3164} or
+     *                   {@link LogEvent#FORMAT_RFC5424}
+     */
+    public RingPublisher(RingBuffer<LogEvent> ring, int sourceId, String sourceName, byte formatHint, long sinkMask,
+                         MetricGroup metrics) {
+        this.ring = ring;
+        this.sourceId = sourceId;
+        this.sourceName = sourceName.getBytes(StandardCharsets.UTF_8);
+        this.formatHint = formatHint;
+        this.sinkMask = sinkMask;
+        int size = ring.getBufferSize();
+        this.pauseBelow = size / 4;
+        this.resumeAt = size / 2;
+        this.received = metrics.counter("received", "Messages published into the ring.");
+        this.bytes = metrics.counter("bytes", "Bytes of the messages published (frame payload, without framing).");
+    }
+
+    /** Publishes and releases {@code frame}; returns false (frame kept, not released) when the ring is full. */
+    public boolean tryPublish(ByteBuf frame, Peer peer) {
+        int len = frame.readableBytes();
+        if (!ring.tryPublishEvent(TRANSLATOR, frame, this, peer)) {
+            return false;
+        }
+        frame.release();
+        received.inc();
+        bytes.add(len);
+        return true;
+    }
+
+    /** True when sources should stop reading: fewer than a quarter of the slots are free. */
+    public boolean shouldPause() {
+        return ring.remainingCapacity() < pauseBelow;
+    }
+
+    /** True when paused sources may read again: at least half of the slots are free. */
+    public boolean mayResume() {
+        return ring.remainingCapacity() >= resumeAt;
+    }
+}

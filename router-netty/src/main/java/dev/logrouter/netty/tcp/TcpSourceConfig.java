@@ -1,0 +1,43 @@
+package dev.logrouter.netty.tcp;
+
+import dev.logrouter.core.config.ByteSize;
+import dev.logrouter.core.config.Option;
+import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.netty.HostPort;
+import dev.logrouter.netty.SyslogFormat;
+
+/**
+ * {@code type: tcp}: syslog over TCP.
+ *
+ * <p>Threads: immutable.
+ */
+public record TcpSourceConfig(
+        @Option(doc = "Unique source name.", defaultValue = Option.REQUIRED)
+        String name,
+        @Option(doc = "Address to listen on, host:port.", defaultValue = "127.0.0.1:5514")
+        String bind,
+        @Option(doc = "auto (per connection: a leading digit means octet counting, else LF), octet-counted or lf.",
+                defaultValue = "auto")
+        Framing framing,
+        @Option(doc = "auto or rfc5424 (RFC 5424, falling back to RFC 3164), or rfc3164 only.", defaultValue = "auto")
+        SyslogFormat format,
+        @Option(doc = "Longest message. Longer LF lines are split; a longer octet-counted frame closes the "
+                + "connection.", defaultValue = "64KiB")
+        ByteSize maxMessageSize,
+        @Option(doc = "Most concurrent connections; more are closed at once and counted.", defaultValue = "1000")
+        Integer maxConnections,
+        @Option(doc = "Socket receive buffer (SO_RCVBUF); 0 = the system default.", defaultValue = "0")
+        ByteSize receiveBuffer) implements SourceConfig {
+
+    public TcpSourceConfig {
+        if (bind != null) {
+            HostPort.parse(bind);
+        }
+        if (maxMessageSize != null && (maxMessageSize.bytes() < 64 || maxMessageSize.bytes() > 64L << 20)) {
+            throw new IllegalArgumentException("max-message-size must be 64B..64MiB, got " + maxMessageSize);
+        }
+        if (maxConnections != null && maxConnections < 1) {
+            throw new IllegalArgumentException("max-connections must be >= 1, got " + maxConnections);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.logrouter.netty.udp;
+
+import dev.logrouter.core.config.ByteSize;
+import dev.logrouter.core.config.Option;
+import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.netty.HostPort;
+import dev.logrouter.netty.SyslogFormat;
+
+/**
+ * {@code type: udp}: one syslog message per datagram.
+ *
+ * <p>Threads: immutable.
+ */
+public record UdpSourceConfig(
+        @Option(doc = "Unique source name.", defaultValue = Option.REQUIRED)
+        String name,
+        @Option(doc = "Address to listen on, host:port.", defaultValue = "127.0.0.1:5514")
+        String bind,
+        @Option(doc = "auto or rfc5424 (RFC 5424, falling back to RFC 3164), or rfc3164 only.", defaultValue = "auto")
+        SyslogFormat format,
+        @Option(doc = "Longest datagram kept; longer ones are cut to this size and counted.", defaultValue = "64KiB")
+        ByteSize maxMessageSize,
+        @Option(doc = "Socket receive buffer (SO_RCVBUF): larger absorbs bursts; 0 = the system default.",
+                defaultValue = "4MiB")
+        ByteSize receiveBuffer) implements SourceConfig {
+
+    public UdpSourceConfig {
+        if (bind != null) {
+            HostPort.parse(bind);
+        }
+        if (maxMessageSize != null && (maxMessageSize.bytes() < 64 || maxMessageSize.bytes() > 65536)) {
+            throw new IllegalArgumentException("max-message-size of a UDP source must be 64B..64KiB, got "
+                    + maxMessageSize);
+        }
+    }
+}

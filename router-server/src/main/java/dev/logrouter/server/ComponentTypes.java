@@ -1,0 +1,35 @@
+package dev.logrouter.server;
+
+import dev.logrouter.core.config.ConfigLoader;
+import dev.logrouter.core.config.SinkConfig;
+import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.netty.tcp.TcpSourceConfig;
+import dev.logrouter.netty.udp.UdpSourceConfig;
+import dev.logrouter.sinks.file.FileSinkConfig;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The source and sink types this build knows: the YAML {@code type:} names and their config records.
+ *
+ * <p>Threads: immutable.
+ */
+public final class ComponentTypes {
+
+    public static final Map<String, Class<? extends SourceConfig>> SOURCES = new LinkedHashMap<>();
+    public static final Map<String, Class<? extends SinkConfig>> SINKS = new LinkedHashMap<>();
+
+    static {
+        SOURCES.put("tcp", TcpSourceConfig.class);
+        SOURCES.put("udp", UdpSourceConfig.class);
+        SINKS.put("file", FileSinkConfig.class);
+    }
+
+    private ComponentTypes() {
+    }
+
+    public static ConfigLoader loader() {
+        return new ConfigLoader(SOURCES, SINKS);
+    }
+}

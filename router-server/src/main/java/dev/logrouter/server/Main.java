@@ -1,0 +1,139 @@
+package dev.logrouter.server;
+
+import dev.logrouter.core.config.ConfigException;
+import dev.logrouter.core.config.RouterConfig;
+import dev.logrouter.core.source.Source;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Command line of {@code logrouter.jar}:
+ *
+ * <pre>
+ *   run [--config FILE]             start the router (default config/router.yaml, else the embedded default)
+ *   check-config [--config FILE]    validate a configuration and exit (0 = valid, 1 = invalid)
+ * </pre>
+ *
+ * SIGTERM or SIGINT stop the router cleanly (stop accepting, drain the ring, flush and close sinks)
+ * and the process exits 0 when nothing was abandoned.
+ *
+ * <p>Threads: the main thread runs the command and then waits; the signal handler thread stops the
+ * router.
+ */
+public final class Main {
+
+    static final String DEFAULT_CONFIG = "config/router.yaml";
+    static final String EMBEDDED_CONFIG = "/router.yaml";
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        if (args.length == 0) {
+            usage(err);
+            return 2;
+        }
+        String command = args[0];
+        String configFile = null;
+        for (int i = 1; i < args.length; i++) {
+            if ((args[i].equals("--config") || args[i].equals("-c")) && i + 1 < args.length) {
+                configFile = args[++i];
+            } else {
+                err.println("logrouter: unknown argument '" + args[i] + "'");
+                usage(err);
+                return 2;
+            }
+        }
+        switch (command) {
+            case "run":
+                return runRouter(configFile, err);
+            case "check-config":
+                return checkConfig(configFile, out, err);
+            case "help":
+            case "--help":
+            case "-h":
+                usage(out);
+                return 0;
+            default:
+                err.println("logrouter: unknown command '" + command + "'");
+                usage(err);
+                return 2;
+        }
+    }
+
+    private static void usage(PrintStream s) {
+        s.println("usage: java -jar logrouter.jar run [--config FILE]");
+        s.println("       java -jar logrouter.jar check-config [--config FILE]");
+        s.println("Default FILE: " + DEFAULT_CONFIG + " if it exists, else the embedded default configuration.");
+    }
+
+    static RouterConfig load(String configFile, PrintStream err) throws ConfigException, IOException {
+        if (configFile == null && !Files.exists(Path.of(DEFAULT_CONFIG))) {
+            try (InputStream in = Main.class.getResourceAsStream(EMBEDDED_CONFIG)) {
+                if (in == null) {
+                    throw new ConfigException("no " + DEFAULT_CONFIG + " and no embedded default configuration");
+                }
+                err.println("logrouter: " + DEFAULT_CONFIG + " not found, using the embedded default configuration");
+                return ComponentTypes.loader().load(new String(in.readAllBytes(), StandardCharsets.UTF_8),
+                        "embedded:router.yaml");
+            }
+        }
+        return ComponentTypes.loader().load(Path.of(configFile == null ? DEFAULT_CONFIG : configFile));
+    }
+
+    private static int checkConfig(String configFile, PrintStream out, PrintStream err) throws IOException {
+        try {
+            RouterConfig cfg = load(configFile, err);
+            out.println("configuration OK: " + cfg.sources().size() + " source(s), " + cfg.sinks().size()
+                    + " sink(s), " + cfg.routes().size() + " route(s)");
+            return 0;
+        } catch (ConfigException e) {
+            err.println("logrouter: invalid configuration: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static int runRouter(String configFile, PrintStream err) throws Exception {
+        RouterConfig cfg;
+        try {
+            cfg = load(configFile, err);
+        } catch (ConfigException e) {
+            err.println("logrouter: invalid configuration: " + e.getMessage());
+            return 1;
+        }
+        Router router = new Router(cfg);
+        CountDownLatch stopped = new CountDownLatch(1);
+        boolean[] clean = {true};
+        Runnable stop = () -> {
+            try {
+                err.println("logrouter: stopping: no longer accepting, draining the ring, flushing sinks");
+                clean[0] = router.stop();
+                err.println(clean[0] ? "logrouter: stopped cleanly" : "logrouter: stopped, but gave up waiting");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                clean[0] = false;
+            } finally {
+                stopped.countDown();
+            }
+        };
+        Signals.onTermination(stop);
+        router.start();
+        for (Source s : router.sources()) {
+            err.println("logrouter: source " + s.name() + " listening on " + s.boundAddress());
+        }
+        err.println("logrouter: running (ring " + cfg.pipeline().ringSize() + ", " + cfg.pipeline().parseWorkers()
+                + " parse workers, " + cfg.sinks().size() + " sink(s)); SIGTERM stops");
+        stopped.await();
+        return clean[0] ? 0 : 1;
+    }
+}

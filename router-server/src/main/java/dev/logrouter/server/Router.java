@@ -1,0 +1,146 @@
+package dev.logrouter.server;
+
+import dev.logrouter.core.config.RouterConfig;
+import dev.logrouter.core.config.SinkConfig;
+import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.core.metrics.MetricRegistry;
+import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import dev.logrouter.core.pipeline.Pipeline;
+import dev.logrouter.core.pipeline.SinkBinding;
+import dev.logrouter.core.route.RouteTable;
+import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.source.Source;
+import dev.logrouter.netty.NettyTransport;
+import dev.logrouter.netty.RingPublisher;
+import dev.logrouter.netty.tcp.TcpSource;
+import dev.logrouter.netty.tcp.TcpSourceConfig;
+import dev.logrouter.netty.udp.UdpSource;
+import dev.logrouter.netty.udp.UdpSourceConfig;
+import dev.logrouter.sinks.file.FileSink;
+import dev.logrouter.sinks.file.FileSinkConfig;
+
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The composition root: builds sources, ring, stages and sinks from a {@link RouterConfig}, starts
+ * them in reverse data-flow order (sinks and stages first, sources last) and stops them in data-flow
+ * order: sources stop accepting, everything read is published, the ring drains, sinks flush and close.
+ *
+ * <p>Threads: {@link #start()} and {@link #stop()} are called by the main thread or the signal
+ * handler; {@link #stop()} is idempotent.
+ */
+public final class Router {
+
+    /** How long a clean stop may take before it gives up waiting (then it counts what it abandons). */
+    public static final long STOP_TIMEOUT_SECONDS = 60;
+
+    private final RouterConfig cfg;
+    private final MetricRegistry metrics = new MetricRegistry();
+    private final Pipeline pipeline;
+    private final NettyTransport transport;
+    private final List<Source> sources = new ArrayList<>();
+    private boolean started;
+    private boolean stopped;
+
+    public Router(RouterConfig cfg) {
+        this.cfg = cfg;
+        ZoneId zone = cfg.pipeline().zone();
+        List<EventParser> parsers = new ArrayList<>();
+        for (int i = 0; i < cfg.pipeline().parseWorkers(); i++) {
+            parsers.add(new SyslogHeaderParser(zone));
+        }
+        List<SinkBinding> sinks = new ArrayList<>();
+        for (SinkConfig sc : cfg.sinks()) {
+            sinks.add(new SinkBinding(sc.name(), sc.flushPolicy(), createSink(sc, zone)));
+        }
+        pipeline = new Pipeline(cfg.pipeline(), parsers, sinks, metrics, Clock.SYSTEM);
+        transport = new NettyTransport(cfg.pipeline().ioThreads());
+        RouteTable routes = new RouteTable(cfg);
+        for (int i = 0; i < cfg.sources().size(); i++) {
+            sources.add(createSource(cfg.sources().get(i), i, routes.sinkMask(i)));
+        }
+    }
+
+    private Sink createSink(SinkConfig sc, ZoneId zone) {
+        if (sc instanceof FileSinkConfig f) {
+            return new FileSink(f, zone, Clock.SYSTEM, metrics.group("Sink", f.name()));
+        }
+        throw new IllegalArgumentException("unsupported sink type " + sc.getClass().getSimpleName());
+    }
+
+    private Source createSource(SourceConfig sc, int index, long sinkMask) {
+        var group = metrics.group("Source", sc.name());
+        if (sc instanceof TcpSourceConfig t) {
+            var pub = new RingPublisher(pipeline.ring(), index, t.name(), t.format().hint(), sinkMask, group);
+            return new TcpSource(t, transport, pub, group);
+        }
+        if (sc instanceof UdpSourceConfig u) {
+            var pub = new RingPublisher(pipeline.ring(), index, u.name(), u.format().hint(), sinkMask, group);
+            return new UdpSource(u, transport, pub, group);
+        }
+        throw new IllegalArgumentException("unsupported source type " + sc.getClass().getSimpleName());
+    }
+
+    public synchronized void start() throws Exception {
+        pipeline.start();
+        metrics.registerJmx();
+        started = true;
+        try {
+            for (Source s : sources) {
+                s.start();
+            }
+        } catch (Exception e) {
+            stop();
+            throw e;
+        }
+    }
+
+    /**
+     * Clean stop: returns true when everything read was delivered to the sinks and they closed.
+     */
+    public synchronized boolean stop() throws InterruptedException {
+        if (stopped || !started) {
+            stopped = true;
+            return true;
+        }
+        stopped = true;
+        boolean clean = true;
+        for (Source s : sources) {
+            s.stopAccepting();
+        }
+        for (Source s : sources) {
+            clean &= s.awaitPublished(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+        clean &= pipeline.drainAndStop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        transport.close();
+        metrics.unregisterJmx();
+        return clean;
+    }
+
+    public MetricRegistry metrics() {
+        return metrics;
+    }
+
+    public Pipeline pipeline() {
+        return pipeline;
+    }
+
+    public List<Source> sources() {
+        return List.copyOf(sources);
+    }
+
+    /** The bound address of a source by name (tests bind to port 0). */
+    public String boundAddress(String sourceName) {
+        return sources.stream().filter(s -> s.name().equals(sourceName)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no source " + sourceName)).boundAddress();
+    }
+
+    public RouterConfig config() {
+        return cfg;
+    }
+}

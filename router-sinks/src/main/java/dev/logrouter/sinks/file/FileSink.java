@@ -1,0 +1,214 @@
+package dev.logrouter.sinks.file;
+
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.PathValueEscaper;
+import dev.logrouter.core.template.Template;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes each event as a line (the line template) to the file its path template names. Lines are
+ * buffered per file and written with one {@code write} per file per batch; files stay open in an LRU
+ * cache of {@code max-open-files}, are closed after {@code idle-close}, and their directories are
+ * created on demand.
+ *
+ * <p>Path safety: every value substituted into the path goes through {@link PathValueEscaper}, so it
+ * stays inside one path component; the base directory is the template's text before its first macro,
+ * and a rendered path that still normalises outside it (only possible through the literal text) is
+ * refused, counted and written to {@code <base>/invalid-path.log} instead.
+ *
+ * <p>Threads: every method runs on the sink's own thread.
+ */
+public final class FileSink implements Sink {
+
+    private final FileSinkConfig cfg;
+    private final Template pathTemplate;
+    private final Template lineTemplate;
+    private final Path baseDir;
+    private final Clock clock;
+
+    private final ByteBuilder pathBuf = new ByteBuilder(256);
+    private final PathKey probe = new PathKey(new byte[0], 0);
+    private final LinkedHashMap<PathKey, OpenFile> files = new LinkedHashMap<>(16, 0.75f, true);
+    private final List<OpenFile> dirty = new ArrayList<>();
+    private final ByteBuilder lastPath = new ByteBuilder(256);
+    private OpenFile lastFile;
+    private long lastSyncNanos;
+    private long lastSweepNanos;
+
+    private final Counter opened;
+    private final Counter closedIdle;
+    private final Counter evicted;
+    private final Counter fsyncs;
+    private final Counter rejectedPaths;
+
+    public FileSink(FileSinkConfig cfg, ZoneId zone, Clock clock, MetricGroup metrics) {
+        this.cfg = cfg;
+        this.pathTemplate = Template.compile(cfg.path(), zone);
+        this.lineTemplate = Template.compile(cfg.template(), zone);
+        this.baseDir = baseDirectory(cfg.path());
+        this.clock = clock;
+        this.opened = metrics.counter("filesOpened", "Files opened (or reopened after an idle close).");
+        this.closedIdle = metrics.counter("filesClosedIdle", "Files closed after idle-close without writes.");
+        this.evicted = metrics.counter("filesEvicted", "Files closed because max-open-files was reached.");
+        this.fsyncs = metrics.counter("fsyncs", "fsync calls.");
+        this.rejectedPaths = metrics.counter("rejectedPaths",
+                "Events whose rendered path fell outside the base directory; written to invalid-path.log.");
+        metrics.gauge("openFiles", "Files open now.", files::size);
+    }
+
+    /** The directory part of the template before its first macro: rendered paths must stay inside it. */
+    static Path baseDirectory(String pathTemplate) {
+        int macro = pathTemplate.indexOf('$');
+        String literal = macro < 0 ? pathTemplate : pathTemplate.substring(0, macro);
+        int slash = literal.lastIndexOf('/');
+        String dir = slash < 0 ? "." : (slash == 0 ? "/" : literal.substring(0, slash));
+        return Path.of(dir).toAbsolutePath().normalize();
+    }
+
+    @Override
+    public long append(LogEvent event) throws IOException {
+        OpenFile f = fileFor(event);
+        int before = f.buffer.length();
+        lineTemplate.render(event, f.buffer);
+        if (!f.dirty) {
+            f.dirty = true;
+            dirty.add(f);
+        }
+        return f.buffer.length() - before;
+    }
+
+    private OpenFile fileFor(LogEvent event) throws IOException {
+        pathBuf.reset();
+        pathTemplate.render(event, pathBuf, PathValueEscaper.INSTANCE);
+        if (lastFile != null && lastPath.contentEquals(pathBuf.array(), 0, pathBuf.length())) {
+            return lastFile;
+        }
+        probe.set(pathBuf.array(), pathBuf.length());
+        OpenFile f = files.get(probe);
+        if (f == null) {
+            f = open(probe.copy(), new String(pathBuf.array(), 0, pathBuf.length(), StandardCharsets.UTF_8));
+        }
+        lastPath.reset();
+        lastPath.append(pathBuf.array(), 0, pathBuf.length());
+        lastFile = f;
+        return f;
+    }
+
+    private OpenFile open(PathKey key, String rendered) throws IOException {
+        Path p = Path.of(rendered).toAbsolutePath().normalize();
+        if (!p.startsWith(baseDir) || p.equals(baseDir)) {
+            rejectedPaths.inc();
+            p = baseDir.resolve("invalid-path.log");
+        }
+        while (files.size() >= cfg.maxOpenFiles()) {
+            Iterator<Map.Entry<PathKey, OpenFile>> it = files.entrySet().iterator();
+            OpenFile eldest = it.next().getValue();
+            it.remove();
+            closeFile(eldest);
+            evicted.inc();
+        }
+        Path parent = p.getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND);
+        OpenFile f = new OpenFile(p, ch);
+        f.lastWriteNanos = clock.nanoTime();
+        files.put(key, f);
+        opened.inc();
+        return f;
+    }
+
+    private void closeFile(OpenFile f) throws IOException {
+        if (f.dirty) {
+            f.writeOut();
+            dirty.remove(f);
+        }
+        if (f.unsynced && cfg.fsync() != FsyncPolicy.never) {
+            f.channel.force(false);
+            fsyncs.inc();
+        }
+        f.channel.close();
+        if (lastFile == f) {
+            lastFile = null;
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        long now = clock.nanoTime();
+        for (int i = 0; i < dirty.size(); i++) {
+            OpenFile f = dirty.get(i);
+            f.writeOut();
+            f.lastWriteNanos = now;
+        }
+        dirty.clear();
+        boolean sync = switch (cfg.fsync()) {
+            case batch -> true;
+            case interval -> now - lastSyncNanos >= cfg.fsyncInterval().nanos();
+            default -> false;
+        };
+        if (sync) {
+            for (OpenFile f : files.values()) {
+                if (f.unsynced) {
+                    f.channel.force(false);
+                    f.unsynced = false;
+                    fsyncs.inc();
+                }
+            }
+            lastSyncNanos = now;
+        }
+        if (now - lastSweepNanos >= Math.min(cfg.idleClose().nanos(), 1_000_000_000L)) {
+            lastSweepNanos = now;
+            closeIdle(now);
+        }
+    }
+
+    private void closeIdle(long now) throws IOException {
+        Iterator<Map.Entry<PathKey, OpenFile>> it = files.entrySet().iterator();
+        while (it.hasNext()) {
+            OpenFile f = it.next().getValue();
+            if (!f.dirty && now - f.lastWriteNanos >= cfg.idleClose().nanos()) {
+                it.remove();
+                closeFile(f);
+                closedIdle.inc();
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        flush();
+        IOException first = null;
+        for (OpenFile f : files.values()) {
+            try {
+                closeFile(f);
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        files.clear();
+        lastFile = null;
+        if (first != null) {
+            throw first;
+        }
+    }
+}

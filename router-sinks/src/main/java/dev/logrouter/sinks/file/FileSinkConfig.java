@@ -1,0 +1,64 @@
+package dev.logrouter.sinks.file;
+
+import dev.logrouter.core.config.ByteSize;
+import dev.logrouter.core.config.Option;
+import dev.logrouter.core.config.SinkConfig;
+import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.sink.FlushPolicy;
+
+/**
+ * {@code type: file}: lines written to files named by a template, like syslog-ng's {@code file()}.
+ *
+ * <p>Threads: immutable.
+ */
+public record FileSinkConfig(
+        @Option(doc = "Unique sink name.", defaultValue = Option.REQUIRED)
+        String name,
+        @Option(doc = "Path template, e.g. data/logs/${HOST}/messages.log. Substituted values cannot leave the "
+                + "directory before the first macro: / \\ NUL and control bytes become _, and . or .. become _ "
+                + "or __.", defaultValue = Option.REQUIRED)
+        String path,
+        @Option(doc = "Line template; the default is syslog-ng's file format.",
+                defaultValue = "\"${DATE} ${HOST} ${MSGHDR}${MSG}\\n\"")
+        String template,
+        @Option(doc = "Most lines per batch before it is written (syslog-ng flush-lines).", defaultValue = "1000")
+        Integer batchSize,
+        @Option(doc = "syslog-ng name for batch-size; when given it wins over batch-size.", defaultValue = Option.NONE)
+        Integer flushLines,
+        @Option(doc = "Most bytes per batch before it is written.", defaultValue = "1MiB")
+        ByteSize batchBytes,
+        @Option(doc = "Longest a line waits in a batch while more keep coming; a batch is also written "
+                + "whenever the ring has nothing more for the sink.", defaultValue = "250ms")
+        TimeSpan flushTimeout,
+        @Option(doc = "never, batch (fsync after each batch) or interval (at most once per fsync-interval).",
+                defaultValue = "never")
+        FsyncPolicy fsync,
+        @Option(doc = "With fsync: interval, the longest time between fsyncs.", defaultValue = "1s")
+        TimeSpan fsyncInterval,
+        @Option(doc = "Most files kept open; the least recently used is closed beyond it.", defaultValue = "256")
+        Integer maxOpenFiles,
+        @Option(doc = "A file not written for this long is closed (reopened on the next line).",
+                defaultValue = "60s")
+        TimeSpan idleClose) implements SinkConfig {
+
+    public FileSinkConfig {
+        if (batchSize != null && batchSize < 1) {
+            throw new IllegalArgumentException("batch-size must be >= 1, got " + batchSize);
+        }
+        if (flushLines != null && flushLines < 1) {
+            throw new IllegalArgumentException("flush-lines must be >= 1, got " + flushLines);
+        }
+        if (maxOpenFiles != null && maxOpenFiles < 1) {
+            throw new IllegalArgumentException("max-open-files must be >= 1, got " + maxOpenFiles);
+        }
+        if (path != null && path.isBlank()) {
+            throw new IllegalArgumentException("path must not be empty");
+        }
+    }
+
+    @Override
+    public FlushPolicy flushPolicy() {
+        int lines = flushLines != null ? flushLines : batchSize;
+        return new FlushPolicy(lines, batchBytes.bytes(), flushTimeout.nanos());
+    }
+}
