@@ -1,0 +1,100 @@
+package dev.logrouter.server;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/** Loopback syslog client and waiting helpers for the end-to-end tests. */
+final class TestClient {
+
+    private TestClient() {
+    }
+
+    static InetSocketAddress address(String hostPort) {
+        int c = hostPort.lastIndexOf(':');
+        return new InetSocketAddress(hostPort.substring(0, c), Integer.parseInt(hostPort.substring(c + 1)));
+    }
+
+    /** Opens a connection, writes the bytes, closes. */
+    static void sendTcp(String hostPort, byte[] bytes) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(address(hostPort), 5000);
+            OutputStream out = s.getOutputStream();
+            out.write(bytes);
+            out.flush();
+        }
+    }
+
+    static void sendTcp(String hostPort, String text) throws IOException {
+        sendTcp(hostPort, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static void sendUdp(String hostPort, byte[] bytes) throws IOException {
+        try (DatagramSocket s = new DatagramSocket()) {
+            s.send(new DatagramPacket(bytes, bytes.length, address(hostPort)));
+        }
+    }
+
+    /** An octet-counted frame. */
+    static byte[] octet(String msg) {
+        byte[] m = msg.getBytes(StandardCharsets.UTF_8);
+        byte[] head = (m.length + " ").getBytes(StandardCharsets.US_ASCII);
+        byte[] all = new byte[head.length + m.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(m, 0, all, head.length, m.length);
+        return all;
+    }
+
+    /** Polls until the condition holds or the deadline passes; returns whether it held. */
+    static boolean await(BooleanSupplier condition, long timeoutMillis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (System.currentTimeMillis() < deadline) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            Thread.sleep(10);
+        }
+        return condition.getAsBoolean();
+    }
+
+    /** Lines of a file as raw bytes (split on LF), or empty when it does not exist. */
+    static List<byte[]> lines(Path file) {
+        List<byte[]> out = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return out;
+        }
+        byte[] all;
+        try {
+            all = Files.readAllBytes(file);
+        } catch (IOException e) {
+            return out;
+        }
+        int start = 0;
+        for (int i = 0; i < all.length; i++) {
+            if (all[i] == '\n') {
+                byte[] l = new byte[i - start];
+                System.arraycopy(all, start, l, 0, l.length);
+                out.add(l);
+                start = i + 1;
+            }
+        }
+        return out;
+    }
+
+    static List<String> textLines(Path file) {
+        List<String> out = new ArrayList<>();
+        for (byte[] l : lines(file)) {
+            out.add(new String(l, StandardCharsets.ISO_8859_1));
+        }
+        return out;
+    }
+}
