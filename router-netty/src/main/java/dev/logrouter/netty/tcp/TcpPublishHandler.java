@@ -16,14 +16,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Last handler of a TCP connection: publishes each decoded frame into the ring, and implements flow
  * control without ever blocking the event loop. When the ring is nearly full (or a frame found it
  * full) the channel stops reading ({@code autoRead=false}); frames already decoded wait in a small
- * per-connection queue; a task on the event loop retries every millisecond and resumes reading once
+ * per-connection queue; a task on the event loop retries every 200 µs and resumes reading once
  * half the ring is free. Frames queued when the peer closes are still published: nothing read is lost.
  *
  * <p>Threads: one instance per channel, on its event loop. Not sharable.
  */
 public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
 
-    private static final long RETRY_MICROS = 1000;
+    private static final long RETRY_MICROS = 200;
 
     private final RingPublisher publisher;
     private final TcpSourceCounters counters;
@@ -33,6 +33,9 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private boolean paused;
     private ScheduledFuture<?> retry;
+    /** Clock reading of the last read, for the quiet check of a clean stop (read by the stopping thread). */
+    private volatile long lastReadNanos = System.nanoTime();
+    private volatile boolean busy;
 
     TcpPublishHandler(RingPublisher publisher, TcpSourceCounters counters, AtomicInteger sourcePending) {
         this.publisher = publisher;
@@ -67,6 +70,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        lastReadNanos = System.nanoTime();
         if (!paused && publisher.shouldPause()) {
             pause();
         }
@@ -84,6 +88,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         paused = true;
+        busy = true;
         counters.pauses.inc();
         ctx.channel().config().setAutoRead(false);
         scheduleRetry();
@@ -108,9 +113,19 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         paused = false;
+        busy = false;
+        lastReadNanos = System.nanoTime();
         if (ctx.channel().isActive()) {
             ctx.channel().config().setAutoRead(true);
         }
+    }
+
+    /**
+     * True when the connection has read nothing for {@code quietNanos} and is not held back by flow
+     * control: during a clean stop, what the peer sent has then been read. Any thread.
+     */
+    boolean isQuiet(long nowNanos, long quietNanos) {
+        return !busy && nowNanos - lastReadNanos >= quietNanos;
     }
 
     /** Forced stop only: frees what could not be published. */

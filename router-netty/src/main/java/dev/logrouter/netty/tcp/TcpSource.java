@@ -27,6 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class TcpSource implements Source {
 
+    /** A connection that read nothing for this long during a clean stop has nothing more to give. */
+    static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
+
     private final TcpSourceConfig cfg;
     private final NettyTransport transport;
     private final RingPublisher publisher;
@@ -88,10 +91,32 @@ public final class TcpSource implements Source {
         return a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
+    /**
+     * Closes the listener, then lets every open connection finish: a connection is closed once the peer
+     * closed it or it has been quiet (nothing read, not paused by flow control) for {@link #QUIET_NANOS},
+     * so that what senders wrote before the stop and sits in socket buffers is still read and delivered.
+     * Connections still busy after {@code drain-timeout} are closed anyway.
+     */
     @Override
     public void stopAccepting() {
         if (server != null) {
             server.close().syncUninterruptibly();
+        }
+        long deadline = System.nanoTime() + cfg.drainTimeout().nanos();
+        while (!channels.isEmpty() && System.nanoTime() < deadline) {
+            long now = System.nanoTime();
+            for (Channel ch : channels) {
+                TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
+                if (h == null || h.isQuiet(now, QUIET_NANOS)) {
+                    ch.close();
+                }
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }

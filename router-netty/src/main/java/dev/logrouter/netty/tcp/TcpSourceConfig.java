@@ -3,6 +3,7 @@ package dev.logrouter.netty.tcp;
 import dev.logrouter.core.config.ByteSize;
 import dev.logrouter.core.config.Option;
 import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.core.config.TimeSpan;
 import dev.logrouter.netty.HostPort;
 import dev.logrouter.netty.SyslogFormat;
 
@@ -27,7 +28,11 @@ public record TcpSourceConfig(
         @Option(doc = "Most concurrent connections; more are closed at once and counted.", defaultValue = "1000")
         Integer maxConnections,
         @Option(doc = "Socket receive buffer (SO_RCVBUF); 0 = the system default.", defaultValue = "0")
-        ByteSize receiveBuffer) implements SourceConfig {
+        ByteSize receiveBuffer,
+        @Option(doc = "On a clean stop, how long open connections may keep delivering what they already sent; "
+                + "a connection is closed earlier once it is quiet for 300 ms or the peer closes it.",
+                defaultValue = "5s")
+        TimeSpan drainTimeout) implements SourceConfig {
 
     public TcpSourceConfig {
         if (bind != null) {
