@@ -1,6 +1,7 @@
 package dev.logrouter.netty;
 
 import com.lmax.disruptor.EventTranslatorThreeArg;
+import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
@@ -8,6 +9,7 @@ import dev.logrouter.core.metrics.MetricGroup;
 import io.netty.buffer.ByteBuf;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 
 /**
  * Publishes frames of one source into the ring: claims a slot without blocking, clears the slot's
@@ -21,16 +23,11 @@ import java.nio.charset.StandardCharsets;
 public final class RingPublisher {
 
     private static final EventTranslatorThreeArg<LogEvent, ByteBuf, RingPublisher, Peer> TRANSLATOR =
-            (event, sequence, frame, publisher, peer) -> {
-                event.clear();
-                int len = frame.readableBytes();
-                frame.getBytes(frame.readerIndex(), event.ensureRawCapacity(len), 0, len);
-                event.setRawLength(len);
-                byte[] p = peer.text();
-                event.setPeer(p, 0, p.length);
-                event.setSource(publisher.sourceId, publisher.sourceName, publisher.formatHint, publisher.sinkMask);
-                event.setReceivedMillis(System.currentTimeMillis());
-            };
+            (event, sequence, frame, publisher, peer) ->
+                    publisher.fill(event, frame, peer, System.currentTimeMillis());
+
+    /** Most slots claimed at once by {@link #publishBatch}. */
+    private static final int MAX_BATCH = 256;
 
     private final RingBuffer<LogEvent> ring;
     private final int sourceId;
@@ -71,6 +68,55 @@ public final class RingPublisher {
         received.inc();
         bytes.add(len);
         return true;
+    }
+
+    /**
+     * Publishes as many queued frames as the ring has room for, in batches (one claim and one publish
+     * per batch, one clock read per batch), releasing each published frame. Returns how many were
+     * published; the rest stay queued, in order.
+     */
+    public int publishBatch(ArrayDeque<ByteBuf> frames, Peer peer) {
+        int total = 0;
+        long now = System.currentTimeMillis();
+        while (!frames.isEmpty()) {
+            int n = (int) Math.min(Math.min(frames.size(), MAX_BATCH), ring.remainingCapacity());
+            if (n <= 0) {
+                break;
+            }
+            long hi;
+            try {
+                hi = ring.tryNext(n);
+            } catch (InsufficientCapacityException e) {
+                break; // another source took the room meanwhile; the caller retries
+            }
+            long lo = hi - n + 1;
+            long sum = 0;
+            try {
+                for (long seq = lo; seq <= hi; seq++) {
+                    ByteBuf f = frames.poll();
+                    sum += f.readableBytes();
+                    fill(ring.get(seq), f, peer, now);
+                    f.release();
+                }
+            } finally {
+                ring.publish(lo, hi);
+            }
+            received.add(n);
+            bytes.add(sum);
+            total += n;
+        }
+        return total;
+    }
+
+    private void fill(LogEvent event, ByteBuf frame, Peer peer, long nowMillis) {
+        event.clear();
+        int len = frame.readableBytes();
+        frame.getBytes(frame.readerIndex(), event.ensureRawCapacity(len), 0, len);
+        event.setRawLength(len);
+        byte[] p = peer.text();
+        event.setPeer(p, 0, p.length);
+        event.setSource(sourceId, sourceName, formatHint, sinkMask);
+        event.setReceivedMillis(nowMillis);
     }
 
     /** True when sources should stop reading: fewer than a quarter of the slots are free. */

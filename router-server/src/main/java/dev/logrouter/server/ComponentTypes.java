@@ -29,6 +29,18 @@ public final class ComponentTypes {
     private ComponentTypes() {
     }
 
+    /** The reference tables of every option, as printed in the README. */
+    public static String reference() {
+        Map<String, Class<?>> sections = new LinkedHashMap<>();
+        sections.put("top level", dev.logrouter.core.config.RouterConfig.class);
+        SOURCES.forEach((name, type) -> sections.put("sources[] type: " + name, type));
+        sections.put("pipeline", dev.logrouter.core.config.PipelineConfig.class);
+        sections.put("routes[]", dev.logrouter.core.config.RouteConfig.class);
+        SINKS.forEach((name, type) -> sections.put("sinks[] type: " + name, type));
+        sections.put("monitoring.jmx", dev.logrouter.core.config.JmxConfig.class);
+        return dev.logrouter.core.config.ConfigReference.markdown(sections);
+    }
+
     public static ConfigLoader loader() {
         return new ConfigLoader(SOURCES, SINKS);
     }

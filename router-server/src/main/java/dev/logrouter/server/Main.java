@@ -59,6 +59,9 @@ public final class Main {
                 return runRouter(configFile, err);
             case "check-config":
                 return checkConfig(configFile, out, err);
+            case "config-reference":
+                out.print(ComponentTypes.reference());
+                return 0;
             case "help":
             case "--help":
             case "-h":
@@ -74,6 +77,7 @@ public final class Main {
     private static void usage(PrintStream s) {
         s.println("usage: java -jar logrouter.jar run [--config FILE]");
         s.println("       java -jar logrouter.jar check-config [--config FILE]");
+        s.println("       java -jar logrouter.jar config-reference    (every option, as Markdown)");
         s.println("Default FILE: " + DEFAULT_CONFIG + " if it exists, else the embedded default configuration.");
     }
 

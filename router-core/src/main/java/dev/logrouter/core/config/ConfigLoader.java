@@ -1,7 +1,9 @@
 package dev.logrouter.core.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -75,9 +77,9 @@ public final class ConfigLoader {
     public RouterConfig load(String yaml, String origin) throws ConfigException {
         RouterConfig raw;
         try {
-            raw = mapper.readValue(yaml, RouterConfig.class);
+            raw = isEmpty(yaml) ? null : mapper.readValue(yaml, RouterConfig.class);
         } catch (JsonProcessingException e) {
-            throw new ConfigException(describe(e, origin), e);
+            throw new ConfigException(describe(e, origin, locate(yaml, e)), e);
         }
         if (raw == null) {
             throw new ConfigException(origin + ": empty configuration; it needs at least 'sources:' and 'sinks:'");
@@ -203,9 +205,65 @@ public final class ConfigLoader {
         }
     }
 
+    /** True when the text holds no YAML value at all (nothing, or only comments). */
+    private boolean isEmpty(String yaml) {
+        try (JsonParser p = mapper.createParser(yaml)) {
+            return p.nextToken() == null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Where the YAML key (or list item) at the error's path starts, or the error's own location. Jackson
+     * reports some errors only at the end of the enclosing mapping (unknown keys of records are buffered
+     * until the record is built), which can be many lines after the key at fault.
+     */
+    private JsonLocation locate(String yaml, JsonProcessingException e) {
+        if (e instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
+            try (JsonParser p = mapper.createParser(yaml)) {
+                JsonLocation at = locate(p, p.nextToken(), jme.getPath(), 0);
+                if (at != null) {
+                    return at;
+                }
+            } catch (IOException ignored) {
+                // fall back to Jackson's location
+            }
+        }
+        return e.getLocation();
+    }
+
+    /** {@code p} is at {@code t}, the value at {@code refs[0, depth)}; finds the start of {@code refs}. */
+    private static JsonLocation locate(JsonParser p, JsonToken t, List<JsonMappingException.Reference> refs,
+                                       int depth) throws IOException {
+        JsonMappingException.Reference r = refs.get(depth);
+        boolean last = depth + 1 == refs.size();
+        if (t == JsonToken.START_OBJECT && r.getFieldName() != null) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                if (p.currentName().equals(r.getFieldName())) {
+                    return last ? p.currentTokenLocation() : locate(p, p.nextToken(), refs, depth + 1);
+                }
+                p.nextToken();
+                p.skipChildren();
+            }
+        } else if (t == JsonToken.START_ARRAY && r.getIndex() >= 0) {
+            int i = 0;
+            for (JsonToken v = p.nextToken(); v != null && v != JsonToken.END_ARRAY; v = p.nextToken(), i++) {
+                if (i == r.getIndex()) {
+                    return last ? p.currentTokenLocation() : locate(p, v, refs, depth + 1);
+                }
+                p.skipChildren();
+            }
+        }
+        return null;
+    }
+
     /** Turns a Jackson error into {@code file:line:column: yaml.path: what is wrong (hint)}. */
     static String describe(JsonProcessingException e, String origin) {
-        JsonLocation loc = e.getLocation();
+        return describe(e, origin, e.getLocation());
+    }
+
+    private static String describe(JsonProcessingException e, String origin, JsonLocation loc) {
         StringBuilder sb = new StringBuilder(origin);
         if (loc != null && loc.getLineNr() > 0) {
             sb.append(':').append(loc.getLineNr()).append(':').append(loc.getColumnNr());

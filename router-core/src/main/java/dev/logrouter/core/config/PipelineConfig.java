@@ -12,8 +12,9 @@ public record PipelineConfig(
         @Option(doc = "Parse worker threads; worker k parses the events whose sequence % parse-workers == k.",
                 defaultValue = "2")
         Integer parseWorkers,
-        @Option(doc = "How idle stages wait for events: blocking (lowest CPU), yielding or busy-spin (lowest "
-                + "latency, burns a core per stage).", defaultValue = "blocking")
+        @Option(doc = "How a stage waits for events: backoff (spin, yield, then park up to 1 ms; no lock on "
+                + "publish), blocking (lock and condition; stage-to-stage waits spin), yielding or busy-spin "
+                + "(lowest latency, a core per stage).", defaultValue = "backoff")
         WaitStrategyName waitStrategy,
         @Option(doc = "Netty I/O threads shared by all network sources; 0 = number of cores.", defaultValue = "0")
         Integer ioThreads,
@@ -47,6 +48,6 @@ public record PipelineConfig(
 
     /** Wait strategies. */
     public enum WaitStrategyName {
-        blocking, yielding, @com.fasterxml.jackson.annotation.JsonProperty("busy-spin") busySpin
+        backoff, blocking, yielding, @com.fasterxml.jackson.annotation.JsonProperty("busy-spin") busySpin
     }
 }

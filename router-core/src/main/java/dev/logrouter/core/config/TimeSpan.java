@@ -22,7 +22,11 @@ public record TimeSpan(long nanos) {
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static TimeSpan parse(Object value) {
         if (value instanceof Number n) {
-            return new TimeSpan(n.longValue() * 1_000_000L);
+            try {
+                return new TimeSpan(Math.multiplyExact(n.longValue(), 1_000_000L));
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("duration too long: " + value + " ms");
+            }
         }
         String s = String.valueOf(value).trim();
         String lower = s.toLowerCase(Locale.ROOT);
@@ -39,8 +43,8 @@ public record TimeSpan(long nanos) {
             }
         }
         try {
-            return new TimeSpan(Long.parseLong(lower) * 1_000_000L);
-        } catch (NumberFormatException e) {
+            return new TimeSpan(Math.multiplyExact(Long.parseLong(lower), 1_000_000L));
+        } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("not a duration: '" + s + "' (write e.g. 250ms, 5s, 2m)");
         }
     }

@@ -21,11 +21,16 @@ public final class SyslogNames {
     private static final String[] MONTHS = {
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     };
+    private static final String[] MONTH_NAMES = {
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    };
     private static final String[] WEEKDAYS = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
 
     private static final byte[][] FACILITY_BYTES = ascii(FACILITIES);
     private static final byte[][] SEVERITY_BYTES = ascii(SEVERITIES);
     private static final byte[][] MONTH_BYTES = ascii(MONTHS);
+    private static final byte[][] MONTH_NAME_BYTES = ascii(MONTH_NAMES);
     private static final byte[][] WEEKDAY_BYTES = ascii(WEEKDAYS);
 
     private SyslogNames() {
@@ -43,6 +48,11 @@ public final class SyslogNames {
     /** Three-letter English month abbreviation, month 1..12. */
     public static byte[] month(int month) {
         return MONTH_BYTES[month - 1];
+    }
+
+    /** Full English month name ({@code ${MONTH_NAME}}), month 1..12. */
+    public static byte[] monthName(int month) {
+        return MONTH_NAME_BYTES[month - 1];
     }
 
     /** Three-letter English weekday abbreviation, 0 = Sunday. */

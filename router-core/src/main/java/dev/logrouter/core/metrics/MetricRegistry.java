@@ -47,7 +47,9 @@ public final class MetricRegistry {
     }
 
     public static ObjectName objectName(String type, String name) throws JMException {
-        return new ObjectName(DOMAIN + ":type=" + type + ",name=" + ObjectName.quote(name).replace("\"", "")
+        // '*' and '?' would make the name a pattern, which cannot be registered
+        String plain = name.replace('*', '_').replace('?', '_');
+        return new ObjectName(DOMAIN + ":type=" + type + ",name=" + ObjectName.quote(plain).replace("\"", "")
                 .replace(",", "_").replace("=", "_").replace(":", "_"));
     }
 

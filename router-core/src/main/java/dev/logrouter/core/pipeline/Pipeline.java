@@ -4,7 +4,6 @@ import com.lmax.disruptor.BusySpinWaitStrategy;
 import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.LiteBlockingWaitStrategy;
 import com.lmax.disruptor.RingBuffer;
-import com.lmax.disruptor.TimeoutException;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
 import com.lmax.disruptor.dsl.Disruptor;
@@ -22,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The ring and its stages:
@@ -46,6 +46,8 @@ public final class Pipeline {
     private final List<SinkHandler> sinkHandlers = new ArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private final int ringSize;
+    /** The last stage: every event has passed every stage once these have consumed it. */
+    private final EventHandler<LogEvent>[] lastStage;
 
     public Pipeline(PipelineConfig cfg, List<EventParser> workerParsers, List<SinkBinding> sinks,
                     MetricRegistry metrics, Clock clock) {
@@ -83,8 +85,10 @@ public final class Pipeline {
         }
         if (sinkStage.length > 0) {
             disruptor.handleEventsWith(workers).then(sinkStage);
+            lastStage = sinkStage;
         } else {
             disruptor.handleEventsWith(workers);
+            lastStage = workers;
         }
         RingBuffer<LogEvent> ring = disruptor.getRingBuffer();
         ringMetrics.gauge("capacity", "Slots in the ring.", () -> ringSize);
@@ -95,6 +99,7 @@ public final class Pipeline {
 
     private static WaitStrategy waitStrategy(PipelineConfig.WaitStrategyName name) {
         return switch (name) {
+            case backoff -> new BackoffWaitStrategy(1, TimeUnit.MILLISECONDS);
             case blocking -> new LiteBlockingWaitStrategy();
             case yielding -> new YieldingWaitStrategy();
             case busySpin -> new BusySpinWaitStrategy();
@@ -124,14 +129,14 @@ public final class Pipeline {
      * false if the stages did not drain in time (then they are halted and sinks give up retrying).
      */
     public boolean drainAndStop(long timeout, TimeUnit unit) throws InterruptedException {
-        boolean drained = true;
-        try {
-            disruptor.shutdown(timeout, unit);
-        } catch (TimeoutException e) {
-            drained = false;
+        // Disruptor.shutdown() only counts stages whose thread is already running, so right after start()
+        // it would halt with the backlog unprocessed: wait on the last stage's sequences instead.
+        boolean drained = awaitConsumed(disruptor.getRingBuffer().getCursor(),
+                System.nanoTime() + unit.toNanos(timeout));
+        if (!drained) {
             sinkHandlers.forEach(SinkHandler::abort);
-            disruptor.halt();
         }
+        disruptor.halt();
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         for (Thread t : threads) {
             long left = deadline - System.nanoTime();
@@ -145,6 +150,21 @@ public final class Pipeline {
             }
         }
         return drained;
+    }
+
+    private boolean awaitConsumed(long published, long deadline) throws InterruptedException {
+        for (EventHandler<LogEvent> h : lastStage) {
+            while (disruptor.getSequenceValueFor(h) < published) {
+                if (System.nanoTime() - deadline >= 0) {
+                    return false;
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+        return true;
     }
 
     /** Stage threads (tests check that they all stopped). */

@@ -289,8 +289,10 @@ public final class Template {
                 out.appendPadded(c[1], 2);
                 break;
             case MONTH_ABBREV:
-            case MONTH_NAME:
                 out.append(SyslogNames.month(c[1]));
+                break;
+            case MONTH_NAME:
+                out.append(SyslogNames.monthName(c[1]));
                 break;
             case DAY:
                 out.appendPadded(c[2], 2);

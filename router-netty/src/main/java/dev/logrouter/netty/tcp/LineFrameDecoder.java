@@ -3,7 +3,6 @@ package dev.logrouter.netty.tcp;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.util.ByteProcessor;
 
 import java.util.List;
 
@@ -34,7 +33,7 @@ public final class LineFrameDecoder extends ByteToMessageDecoder {
             int start = in.readerIndex();
             int readable = in.readableBytes();
             int searchEnd = start + Math.min(readable, maxFrameLength + 1);
-            int lf = in.forEachByte(start + scanned, searchEnd - start - scanned, ByteProcessor.FIND_LF);
+            int lf = in.indexOf(start + scanned, searchEnd, (byte) '\n');
             if (lf >= 0) {
                 int len = lf - start;
                 if (len > 0 && in.getByte(lf - 1) == '\r') {

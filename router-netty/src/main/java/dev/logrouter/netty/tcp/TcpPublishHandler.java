@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Last handler of a TCP connection: publishes each decoded frame into the ring, and implements flow
- * control without ever blocking the event loop. When the ring is nearly full (or a frame found it
+ * Last handler of a TCP connection: publishes the frames decoded from one read into the ring as a
+ * batch (at read-complete), and implements flow control without ever blocking the event loop. When the ring is nearly full (or a frame found it
  * full) the channel stops reading ({@code autoRead=false}); frames already decoded wait in a small
  * per-connection queue; a task on the event loop retries every 200 µs and resumes reading once
  * half the ring is free. Frames queued when the peer closes are still published: nothing read is lost.
@@ -54,27 +54,46 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelActive();
     }
 
+    /** Queues the frame; frames of one read are published together in {@link #channelReadComplete}. */
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (!(msg instanceof ByteBuf frame)) {
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (pending.isEmpty() && publisher.tryPublish(frame, peer)) {
-            return;
-        }
         pending.add(frame);
         sourcePending.incrementAndGet();
-        pause();
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         lastReadNanos = System.nanoTime();
-        if (!paused && publisher.shouldPause()) {
-            pause();
+        if (!paused) {
+            publishPending();
+            if (!pending.isEmpty() || publisher.shouldPause()) {
+                pause();
+            }
         }
         ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        // frames decoded from the last bytes (decodeLast) arrive before this; publish them too
+        if (!paused) {
+            publishPending();
+            if (!pending.isEmpty()) {
+                pause();
+            }
+        }
+        ctx.fireChannelInactive();
+    }
+
+    private void publishPending() {
+        int n = publisher.publishBatch(pending, peer);
+        if (n > 0) {
+            sourcePending.addAndGet(-n);
+        }
     }
 
     @Override
@@ -100,15 +119,8 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
 
     private void retry() {
         retry = null;
-        while (!pending.isEmpty()) {
-            if (!publisher.tryPublish(pending.peek(), peer)) {
-                scheduleRetry();
-                return;
-            }
-            pending.poll();
-            sourcePending.decrementAndGet();
-        }
-        if (!publisher.mayResume()) {
+        publishPending();
+        if (!pending.isEmpty() || !publisher.mayResume()) {
             scheduleRetry();
             return;
         }

@@ -1,0 +1,64 @@
+package dev.logrouter.core.pipeline;
+
+import com.lmax.disruptor.AlertException;
+import com.lmax.disruptor.Sequence;
+import com.lmax.disruptor.SequenceBarrier;
+import com.lmax.disruptor.WaitStrategy;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The default wait strategy, made for small machines: a stage that finds nothing to do spins briefly,
+ * then yields, then parks for a growing time (from 1 µs up to {@code maxParkNanos}), and starts over as
+ * soon as it finds work. Publishers never take a lock to wake anyone ({@link #signalAllWhenBlocking()}
+ * does nothing), and a stage waiting on an upstream stage does not burn a core spinning, which
+ * Disruptor's blocking strategies do for stage-to-stage waits. An idle router wakes each stage about
+ * once per {@code maxParkNanos}.
+ *
+ * <p>Threads: shared by all stages of the ring; stateless apart from its constant.
+ */
+public final class BackoffWaitStrategy implements WaitStrategy {
+
+    private static final int SPINS = 100;
+    private static final int YIELDS = 100;
+    private static final long MIN_PARK_NANOS = 1_000;
+
+    private final long maxParkNanos;
+
+    public BackoffWaitStrategy(long maxPark, TimeUnit unit) {
+        this.maxParkNanos = Math.max(MIN_PARK_NANOS, unit.toNanos(maxPark));
+    }
+
+    @Override
+    public long waitFor(long sequence, Sequence cursor, Sequence dependentSequence, SequenceBarrier barrier)
+            throws AlertException {
+        long available;
+        int counter = 0;
+        long park = MIN_PARK_NANOS;
+        while ((available = dependentSequence.get()) < sequence) {
+            barrier.checkAlert();
+            if (counter < SPINS) {
+                counter++;
+                Thread.onSpinWait();
+            } else if (counter < SPINS + YIELDS) {
+                counter++;
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(park);
+                park = Math.min(park * 2, maxParkNanos);
+            }
+        }
+        return available;
+    }
+
+    @Override
+    public void signalAllWhenBlocking() {
+        // nobody blocks on a lock: waiting stages park for bounded times and look again
+    }
+
+    @Override
+    public String toString() {
+        return "BackoffWaitStrategy{maxParkNanos=" + maxParkNanos + '}';
+    }
+}

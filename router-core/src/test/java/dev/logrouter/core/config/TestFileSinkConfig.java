@@ -1,0 +1,27 @@
+package dev.logrouter.core.config;
+
+import dev.logrouter.core.sink.FlushPolicy;
+
+/**
+ * A test-only sink type ({@code type: file}) with a required path and the batching options every sink
+ * has. The real sink configs live in router-sinks.
+ *
+ * <p>Threads: immutable.
+ */
+public record TestFileSinkConfig(
+        @Option(doc = "Unique sink name.", defaultValue = Option.REQUIRED)
+        String name,
+        @Option(doc = "Path template of the output file.", defaultValue = Option.REQUIRED)
+        String path,
+        @Option(doc = "Most events in one batch.", defaultValue = "1000")
+        Integer batchSize,
+        @Option(doc = "Most bytes in one batch.", defaultValue = "1MiB")
+        ByteSize batchBytes,
+        @Option(doc = "Longest an event waits in a batch.", defaultValue = "250ms")
+        TimeSpan flushTimeout) implements SinkConfig {
+
+    @Override
+    public FlushPolicy flushPolicy() {
+        return new FlushPolicy(batchSize, batchBytes.bytes(), flushTimeout.nanos());
+    }
+}
