@@ -1,0 +1,48 @@
+package dev.logrouter.server;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Keeps the README honest: its configuration reference is exactly what the option declarations
+ * generate, its test command is what {@code .ci/run} runs, and the default configuration it starts
+ * with is valid.
+ */
+class DocumentationTest {
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    private static String readme() throws Exception {
+        return Files.readString(ROOT.resolve("README.md"));
+    }
+
+    @Test
+    void configReferenceInTheReadmeIsGeneratedFromTheDeclarations() throws Exception {
+        Matcher m = Pattern.compile("<!-- config-reference:start -->\n(.*)<!-- config-reference:end -->",
+                Pattern.DOTALL).matcher(readme());
+        assertThat(m.find()).as("README has the config-reference markers").isTrue();
+        assertThat(m.group(1)).as("README reference; regenerate with: java -jar "
+                + "router-server/target/logrouter.jar config-reference").isEqualTo(ComponentTypes.reference());
+    }
+
+    @Test
+    void ciRunsTheReadmeTestCommand() throws Exception {
+        Matcher m = Pattern.compile("Run every test[^\n]*\n\n```sh\n([^\n]+)\n```").matcher(readme());
+        assertThat(m.find()).isTrue();
+        String command = m.group(1).trim();
+        assertThat(Files.readAllLines(ROOT.resolve(".ci/run"))).contains(command);
+    }
+
+    @Test
+    void defaultConfigurationIsValid() throws Exception {
+        var cfg = ComponentTypes.loader().load(ROOT.resolve("config/router.yaml"));
+        assertThat(cfg.sources()).extracting(s -> s.name()).containsExactly("net", "net-udp");
+        assertThat(readme()).contains("java -jar router-server/target/logrouter.jar run");
+    }
+}
