@@ -31,7 +31,7 @@ ROUTER_JAR=${ROUTER_JAR:-$HERE/../router-server/target/logrouter.jar}
 port=${1:?usage: peer-run.sh PORT OUT_DIR [WORKLOAD] [PDB_XML]}
 out=${2:?usage: peer-run.sh PORT OUT_DIR [WORKLOAD] [PDB_XML]}
 wl=${3:-w2}
-pdb=${4:-/work/shared/bench/configs/patterndb.xml}
+pdb=${4:-}
 
 [[ $port =~ ^[0-9]+$ ]] || { echo "peer-run: bad port '$port'" >&2; exit 2; }
 [ -f "$ROUTER_JAR" ] || { echo "peer-run: missing $ROUTER_JAR" >&2; exit 2; }
@@ -42,10 +42,10 @@ conf=$run_dir/logrouter.yaml
 
 # Unsubstituted placeholders (PEER_CMD without @WL@ / @PDB@) mean "not given".
 case $wl in @*@) wl=w2 ;; esac
-case $pdb in @*@) pdb=/work/shared/bench/configs/patterndb.xml ;; esac
+case $pdb in @*@) pdb= ;; esac
 
 # syslog-ng's default file template: ISODATE HOST MSGHDR MSG
-default_template='${ISODATE} ${HOST} ${PROGRAM}[${PID}]: ${MSG}\n'
+default_template='${DATE} ${HOST} ${MSGHDR}${MSG}\n'
 json_template='${ISODATE} ${HOST} ${PROGRAM}: user=${.json.user} action=${.json.action} status=${.json.status} bytes=${.json.bytes} ip=${.json.src.ip} req=${.json.req_id}\n'
 kv_template='${ISODATE} ${HOST} ${PROGRAM}: user=${.kv.user} action=${.kv.action} status=${.kv.status} bytes=${.kv.bytes} ip=${.kv.src_ip} req=${.kv.req_id}\n'
 xml_template='${ISODATE} ${HOST} ${PROGRAM}: user=${.xml.event.user} action=${.xml.event.action} status=${.xml.event.status} bytes=${.xml.event.bytes} ip=${.xml.event.src._ip} req=${.xml.event.req_id}\n'
@@ -82,7 +82,7 @@ esac
     echo "pipeline:"
     echo "  ring-size: ${PEER_RING_SIZE:-65536}"
     echo "  parse-workers: ${PEER_PARSE_WORKERS:-2}"
-    echo "  wait-strategy: ${PEER_WAIT_STRATEGY:-blocking}"
+    echo "  wait-strategy: ${PEER_WAIT_STRATEGY:-backoff}"
     if [ -n "$parser" ]; then
         echo "parsers:"
         echo "  bench-parser:"

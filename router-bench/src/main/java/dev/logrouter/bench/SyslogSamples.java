@@ -33,8 +33,9 @@ public final class SyslogSamples {
     /** Receive time: a few seconds after the frames' stamps (2025-11-22T07:00:05Z). */
     public static final long RECEIVED_MILLIS = Instant.parse("2025-11-22T07:00:05.250Z").toEpochMilli();
 
-    private static final String FILLER = " GET /api/v1/orders/84412?expand=items,customer HTTP/1.1 status=200 bytes=15324"
-            + " duration_ms=42 user=alice client=10.20.30.40 ua=\"curl/8.5.0\" trace=4bf92f3577b34da6a3ce929d0e0e4736";
+    private static final String FILLER = " GET /api/v1/orders/84412?expand=items,customer HTTP/1.1 status=200"
+            + " bytes=15324 duration_ms=42 user=alice client=10.20.30.40 ua=\"curl/8.5.0\""
+            + " trace=4bf92f3577b34da6a3ce929d0e0e4736";
 
     private SyslogSamples() {
     }

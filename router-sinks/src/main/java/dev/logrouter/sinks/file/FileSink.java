@@ -64,6 +64,9 @@ public final class FileSink implements Sink {
         this.lineTemplate = Template.compile(cfg.template(), zone);
         this.baseDir = baseDirectory(cfg.path());
         this.clock = clock;
+        // nanoTime has an arbitrary origin (it may be negative): intervals count from the sink's start
+        this.lastSyncNanos = clock.nanoTime();
+        this.lastSweepNanos = this.lastSyncNanos;
         this.opened = metrics.counter("filesOpened", "Files opened (or reopened after an idle close).");
         this.closedIdle = metrics.counter("filesClosedIdle", "Files closed after idle-close without writes.");
         this.evicted = metrics.counter("filesEvicted", "Files closed because max-open-files was reached.");

@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput (messages/s) of the TCP frame decoders: one read of {@value #FRAMES} messages of
- * {@value #MESSAGE_SIZE} bytes on the wire (framing included; 64,000 bytes, the size of a full 64 KiB socket read)
+ * {@value #MESSAGE_SIZE} bytes on the wire (framing included; 64,000 bytes, about one full 64 KiB socket read)
  * pushed through an {@link EmbeddedChannel} holding only the decoder, every frame read back and released. One
  * operation is one message ({@link OperationsPerInvocation}).
  *

@@ -1,0 +1,517 @@
+package dev.logrouter.sinks.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.logrouter.core.config.ByteSize;
+import dev.logrouter.core.config.Option;
+import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import dev.logrouter.core.sink.Clock;
+
+import java.io.IOException;
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A real {@link FileSink} driven directly, as its sink thread would: events filled like a source fills a ring
+ * slot and parsed by the real {@link SyslogHeaderParser}, time from a manual clock the test advances, files in a
+ * {@code @TempDir}.
+ */
+class FileSinkTest {
+
+    /** syslog-ng's file() format, the declared default of {@code template}. */
+    private static final String DEFAULT_LINE = "${DATE} ${HOST} ${MSGHDR}${MSG}\n";
+
+    /** Every event is received 5 s after its stamp, so the year of a legacy stamp is 2026. */
+    private static final long RECEIVED = Instant.parse("2026-03-01T10:00:05Z").toEpochMilli();
+    private static final String PEER = "192.0.2.7";
+
+    /** Clock origins: zero, an arbitrary negative reading and one about to wrap (System.nanoTime allows both). */
+    private static final long NEGATIVE_ORIGIN = -3_600_000_000_000L;
+    private static final long WRAPPING_ORIGIN = Long.MAX_VALUE - 500_000_000L;
+
+    @TempDir
+    Path tmp;
+
+    /** Files may only appear under here. */
+    private Path base;
+    private ManualClock clock;
+    private MetricGroup metrics;
+    private final LogEvent slot = new LogEvent();
+    private final SyslogHeaderParser parser = new SyslogHeaderParser(ZoneOffset.UTC);
+    private final List<FileSink> sinks = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        base = tmp.resolve("root").resolve("logs");
+        clock = new ManualClock(0L);
+        metrics = new MetricGroup("Sink", "t");
+    }
+
+    @AfterEach
+    void closeSinks() throws IOException {
+        for (FileSink s : sinks) {
+            s.close();
+        }
+    }
+
+    // ------------------------------------------------------------------ paths and lines
+
+    @Test
+    void linesLandInTheTemplatedFileOnlyAfterFlush() throws IOException {
+        FileSink sink = sink(cfg());
+
+        append(sink, bsd("host1", "prog[7]: hello"));
+        append(sink, bsd("host1", "prog[7]: world"));
+        Path file = base.resolve("host1").resolve("prog.log");
+        assertThat(content(file)).isEmpty();
+
+        sink.flush();
+
+        assertThat(content(file)).isEqualTo("Mar  1 10:00:00 host1 prog[7]: hello\n"
+                + "Mar  1 10:00:00 host1 prog[7]: world\n");
+        assertThat(metrics.value("filesOpened")).isEqualTo(1);
+        assertThat(metrics.value("openFiles")).isEqualTo(1);
+    }
+
+    @Test
+    void theDefaultLineIsSyslogNgsFileFormat() throws IOException {
+        assertThat(declaredDefault("template")).isEqualTo("\"${DATE} ${HOST} ${MSGHDR}${MSG}\\n\"");
+        FileSink sink = sink(cfg());
+
+        append(sink, bsd("host1", "prog[7]: hello"));
+        append(sink, bsd("host1", "prog: no pid"));
+        append(sink, bsd("host1", "[9]: no program"));
+        sink.flush();
+
+        assertThat(lines(base.resolve("host1").resolve("prog.log")))
+                .containsExactly("Mar  1 10:00:00 host1 prog[7]: hello", "Mar  1 10:00:00 host1 prog: no pid");
+        // no PROGRAM: MSGHDR is empty, and the empty value becomes "_" in the path
+        assertThat(lines(base.resolve("host1").resolve("_.log")))
+                .containsExactly("Mar  1 10:00:00 host1 no program");
+    }
+
+    @Test
+    void appendReturnsTheBytesOfTheRenderedLine() throws IOException {
+        FileSink sink = sink(cfg());
+
+        long ascii = append(sink, bsd("host1", "prog[7]: hello"));
+        long utf8 = append(sink, bsd("host1", "prog[7]: h\u00e9llo w\u00f6rld \u2603"));
+        sink.flush();
+
+        String first = "Mar  1 10:00:00 host1 prog[7]: hello\n";
+        String second = "Mar  1 10:00:00 host1 prog[7]: h\u00e9llo w\u00f6rld \u2603\n";
+        assertThat(ascii).isEqualTo(first.getBytes(StandardCharsets.UTF_8).length).isEqualTo(37);
+        assertThat(utf8).isEqualTo(second.getBytes(StandardCharsets.UTF_8).length)
+                .isGreaterThan(second.length());
+        assertThat(Files.size(base.resolve("host1").resolve("prog.log"))).isEqualTo(ascii + utf8);
+    }
+
+    @Test
+    void directoriesAreCreatedOnDemand() throws IOException {
+        assertThat(tmp.resolve("root")).doesNotExist();
+        FileSink sink = sink(cfg().path(base + "/${HOST}/${YEAR}/${MONTH}/${PROGRAM}.log"));
+
+        append(sink, bsd("host1", "prog: hello"));
+        sink.flush();
+
+        Path file = base.resolve("host1").resolve("2026").resolve("03").resolve("prog.log");
+        assertThat(file.getParent()).isDirectory();
+        assertThat(lines(file)).containsExactly("Mar  1 10:00:00 host1 prog: hello");
+    }
+
+    @Test
+    void appendsToAnExistingFileAndKeepsItsContent() throws IOException {
+        Path file = base.resolve("host1").resolve("prog.log");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "old line\n");
+        FileSink sink = sink(cfg());
+
+        append(sink, bsd("host1", "prog: new line"));
+        sink.flush();
+        sink.close();
+
+        assertThat(lines(file)).containsExactly("old line", "Mar  1 10:00:00 host1 prog: new line");
+    }
+
+    @Test
+    void closeFlushesPendingLines() throws IOException {
+        FileSink sink = sink(cfg());
+        append(sink, bsd("host1", "prog: one"));
+        append(sink, bsd("host2", "prog: two"));
+        assertThat(content(base.resolve("host1").resolve("prog.log"))).isEmpty();
+
+        sink.close();
+
+        assertThat(lines(base.resolve("host1").resolve("prog.log"))).containsExactly("Mar  1 10:00:00 host1 prog: one");
+        assertThat(lines(base.resolve("host2").resolve("prog.log"))).containsExactly("Mar  1 10:00:00 host2 prog: two");
+        assertThat(metrics.value("openFiles")).isZero();
+    }
+
+    // ------------------------------------------------------------------ hostile values and templates
+
+    @Test
+    void aLegacyHostOfDotDotSlashesStaysOneComponentUnderTheBase() throws IOException {
+        FileSink sink = sink(cfg());
+
+        append(sink, "<13>Mar  1 10:00:00 ../../etc prog: x", LogEvent.FORMAT_RFC3164);
+        assertThat(slot.hasFlag(LogEvent.FLAG_PARSE_ERROR)).isFalse();
+        sink.flush();
+
+        assertThat(lines(base.resolve(".._.._etc").resolve("prog.log")))
+                .containsExactly("Mar  1 10:00:00 ../../etc prog: x");
+        // without escaping the file would have been <tmp>/etc/prog.log, still inside @TempDir
+        assertThat(tmp.resolve("etc")).doesNotExist();
+        assertAllFilesUnderBase();
+        assertThat(metrics.value("rejectedPaths")).isZero();
+    }
+
+    @Test
+    void anIetfHostOfDotDotAndAProgramWithSlashesAndControlBytesAreNeutralised() throws IOException {
+        FileSink sink = sink(cfg());
+
+        append(sink, "<13>1 2026-03-01T10:00:00Z .. a/../b\u0001c\u007f 7 - - hi", LogEvent.FORMAT_RFC5424);
+        assertThat(slot.hasFlag(LogEvent.FLAG_PARSE_ERROR)).isFalse();
+        sink.flush();
+
+        Path file = base.resolve("__").resolve("a_.._b_c_.log");
+        // the line itself is not a path: it keeps the values as received
+        assertThat(content(file)).isEqualTo("Mar  1 10:00:00 .. a/../b\u0001c\u007f[7]: hi\n");
+        try (Stream<Path> names = Files.list(base)) {
+            assertThat(names.map(p -> p.getFileName().toString())).containsExactly("__");
+        }
+        assertAllFilesUnderBase();
+        assertThat(metrics.value("rejectedPaths")).isZero();
+    }
+
+    @Test
+    void theBaseDirectoryIsTheLiteralDirectoryBeforeTheFirstMacro() {
+        assertThat(FileSink.baseDirectory(base + "/${HOST}/../../../outside.log")).isEqualTo(base);
+        assertThat(FileSink.baseDirectory(base + "/app-${HOST}.log")).isEqualTo(base);
+        assertThat(FileSink.baseDirectory(base + "/./x/../${HOST}.log")).isEqualTo(base);
+        assertThat(FileSink.baseDirectory(base + "/all.log")).isEqualTo(base);
+        assertThat(FileSink.baseDirectory("/${HOST}.log")).isEqualTo(Path.of("/"));
+        assertThat(FileSink.baseDirectory("logs/${HOST}.log"))
+                .isEqualTo(Path.of("logs").toAbsolutePath().normalize());
+    }
+
+    /** {@code {tmp}} stands for the @TempDir's own name, so an escaped file would be unique in its parent. */
+    @ParameterizedTest
+    @ValueSource(strings = {"${HOST}/../../../../{tmp}-outside.log", "${HOST}/../../sibling.log", "${HOST}/.."})
+    void aLiteralPartThatLeavesTheBaseIsRefusedCountedAndWrittenToInvalidPathLog(String relative)
+            throws IOException {
+        String template = base + "/" + relative.replace("{tmp}", tmp.getFileName().toString());
+        FileSink sink = sink(cfg().path(template));
+
+        append(sink, bsd("host1", "prog: one"));
+        append(sink, bsd("host2", "prog: two"));
+        sink.flush();
+
+        assertThat(metrics.value("rejectedPaths")).isEqualTo(2);
+        assertThat(lines(base.resolve("invalid-path.log")))
+                .containsExactlyInAnyOrder("Mar  1 10:00:00 host1 prog: one", "Mar  1 10:00:00 host2 prog: two");
+        Path naive = Path.of(template.replace("${HOST}", "host1")).normalize();
+        if (!naive.equals(base)) {
+            assertThat(naive).doesNotExist();
+        }
+        assertThat(base.resolve("host1")).doesNotExist();
+        assertAllFilesUnderBase();
+    }
+
+    @Test
+    void aLiteralDotDotThatStaysInsideTheBaseIsAccepted() throws IOException {
+        FileSink sink = sink(cfg().path(base + "/${HOST}/../shared.log"));
+
+        append(sink, bsd("host1", "prog: one"));
+        append(sink, bsd("host2", "prog: two"));
+        sink.flush();
+
+        assertThat(metrics.value("rejectedPaths")).isZero();
+        assertThat(lines(base.resolve("shared.log")))
+                .containsExactlyInAnyOrder("Mar  1 10:00:00 host1 prog: one", "Mar  1 10:00:00 host2 prog: two");
+        assertThat(base.resolve("invalid-path.log")).doesNotExist();
+    }
+
+    // ------------------------------------------------------------------ open-file cache
+
+    @Test
+    void beyondMaxOpenFilesTheLeastRecentlyUsedIsClosedAndNoLineIsLost() throws IOException {
+        FileSink sink = sink(cfg().maxOpenFiles(2));
+
+        append(sink, bsd("a", "prog: a1"));
+        append(sink, bsd("b", "prog: b1"));
+        assertThat(metrics.value("filesEvicted")).isZero();
+        append(sink, bsd("c", "prog: c1"));
+        assertThat(metrics.value("filesEvicted")).isEqualTo(1);
+        assertThat(metrics.value("openFiles")).isEqualTo(2);
+        sink.flush();
+
+        // "a" was evicted: it is reopened, which evicts "b"
+        append(sink, bsd("a", "prog: a2"));
+        assertThat(metrics.value("filesEvicted")).isEqualTo(2);
+        assertThat(metrics.value("filesOpened")).isEqualTo(4);
+        assertThat(metrics.value("openFiles")).isEqualTo(2);
+        sink.close();
+
+        assertThat(lines(base.resolve("a").resolve("prog.log")))
+                .containsExactly("Mar  1 10:00:00 a prog: a1", "Mar  1 10:00:00 a prog: a2");
+        assertThat(lines(base.resolve("b").resolve("prog.log"))).containsExactly("Mar  1 10:00:00 b prog: b1");
+        assertThat(lines(base.resolve("c").resolve("prog.log"))).containsExactly("Mar  1 10:00:00 c prog: c1");
+        assertThat(metrics.value("openFiles")).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0L, NEGATIVE_ORIGIN, WRAPPING_ORIGIN})
+    void anIdleFileIsClosedAndALaterLineReopensItAndAppends(long origin) throws IOException {
+        clock = new ManualClock(origin);
+        FileSink sink = sink(cfg().idleClose("1s"));
+        Path file = base.resolve("host1").resolve("prog.log");
+
+        append(sink, bsd("host1", "prog: first"));
+        sink.flush();
+        assertThat(metrics.value("openFiles")).isEqualTo(1);
+
+        clock.advance(Duration.ofSeconds(2));
+        sink.flush();
+        assertThat(metrics.value("filesClosedIdle")).isEqualTo(1);
+        assertThat(metrics.value("openFiles")).isZero();
+
+        append(sink, bsd("host1", "prog: second"));
+        assertThat(metrics.value("filesOpened")).isEqualTo(2);
+        sink.flush();
+
+        assertThat(lines(file)).containsExactly("Mar  1 10:00:00 host1 prog: first",
+                "Mar  1 10:00:00 host1 prog: second");
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0L, NEGATIVE_ORIGIN, WRAPPING_ORIGIN})
+    void aFileWrittenWithinIdleCloseStaysOpen(long origin) throws IOException {
+        clock = new ManualClock(origin);
+        FileSink sink = sink(cfg().idleClose("1s"));
+
+        for (int i = 0; i < 5; i++) {
+            append(sink, bsd("host1", "prog: line " + i));
+            sink.flush();
+            clock.advance(Duration.ofMillis(800));
+        }
+
+        assertThat(metrics.value("filesClosedIdle")).isZero();
+        assertThat(metrics.value("filesOpened")).isEqualTo(1);
+        assertThat(lines(base.resolve("host1").resolve("prog.log"))).hasSize(5);
+    }
+
+    // ------------------------------------------------------------------ fsync
+
+    @Test
+    void fsyncBatchSyncsOnEveryFlushWithData() throws IOException {
+        FileSink sink = sink(cfg().fsync(FsyncPolicy.batch));
+
+        append(sink, bsd("host1", "prog: one"));
+        sink.flush();
+        assertThat(metrics.value("fsyncs")).isEqualTo(1);
+
+        sink.flush();
+        assertThat(metrics.value("fsyncs")).isEqualTo(1);
+
+        append(sink, bsd("host1", "prog: two"));
+        sink.flush();
+        assertThat(metrics.value("fsyncs")).isEqualTo(2);
+
+        // one fsync per written file
+        append(sink, bsd("host1", "prog: three"));
+        append(sink, bsd("host2", "prog: three"));
+        sink.flush();
+        assertThat(metrics.value("fsyncs")).isEqualTo(4);
+
+        sink.close();
+        assertThat(metrics.value("fsyncs")).isEqualTo(4);
+    }
+
+    @Test
+    void fsyncNeverNeverSyncs() throws IOException {
+        FileSink sink = sink(cfg().fsync(FsyncPolicy.never).maxOpenFiles(1).idleClose("1s"));
+
+        for (int i = 0; i < 3; i++) {
+            append(sink, bsd("host" + i, "prog: line"));
+            sink.flush();
+            clock.advance(Duration.ofSeconds(5));
+        }
+        append(sink, bsd("host1", "prog: pending"));
+        sink.close();
+
+        assertThat(metrics.value("fsyncs")).isZero();
+        // evictions and idle closes happened, and did not sync either
+        assertThat(metrics.value("filesEvicted") + metrics.value("filesClosedIdle")).isPositive();
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0L, NEGATIVE_ORIGIN, WRAPPING_ORIGIN})
+    void fsyncIntervalSyncsAtMostOncePerInterval(long origin) throws IOException {
+        clock = new ManualClock(origin);
+        FileSink sink = sink(cfg().fsync(FsyncPolicy.interval).fsyncInterval("1s"));
+
+        // within the first second: data on every flush, but no more than one fsync
+        for (int i = 0; i < 3; i++) {
+            append(sink, bsd("host1", "prog: early " + i));
+            sink.flush();
+            clock.advance(Duration.ofMillis(400));
+        }
+        // now origin + 1.2 s: a second has passed since the sink started
+        append(sink, bsd("host1", "prog: due"));
+        sink.flush();
+        assertThat(metrics.value("fsyncs")).isEqualTo(1);
+
+        clock.advance(Duration.ofMillis(400));
+        append(sink, bsd("host1", "prog: unsynced"));
+        sink.flush();
+        clock.advance(Duration.ofMillis(400));
+        sink.flush();
+        assertThat(metrics.value("fsyncs")).as("0.8 s after the last fsync").isEqualTo(1);
+
+        // 1.2 s after the last fsync: the line written at +1.6 s is synced, even by a flush without new data
+        clock.advance(Duration.ofMillis(400));
+        sink.flush();
+        assertThat(metrics.value("fsyncs")).isEqualTo(2);
+
+        // nothing unsynced: a due flush has nothing to sync
+        clock.advance(Duration.ofSeconds(5));
+        sink.flush();
+        assertThat(metrics.value("fsyncs")).isEqualTo(2);
+        assertThat(lines(base.resolve("host1").resolve("prog.log"))).hasSize(5);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private FileSink sink(Cfg c) {
+        FileSink s = new FileSink(c.build(), ZoneOffset.UTC, clock, metrics);
+        sinks.add(s);
+        return s;
+    }
+
+    private Cfg cfg() {
+        return new Cfg().path(base + "/${HOST}/${PROGRAM}.log");
+    }
+
+    /** A legacy message stamped {@code Mar  1 10:00:00} from {@code host}. */
+    private static String bsd(String host, String tagAndMessage) {
+        return "<13>Mar  1 10:00:00 " + host + " " + tagAndMessage;
+    }
+
+    private long append(FileSink sink, String raw) throws IOException {
+        return append(sink, raw, LogEvent.FORMAT_RFC3164);
+    }
+
+    /** Fills the one reused event as a source does, parses it and appends it. */
+    private long append(FileSink sink, String raw, byte formatHint) throws IOException {
+        slot.clear();
+        byte[] b = raw.getBytes(StandardCharsets.UTF_8);
+        slot.setRaw(b, 0, b.length);
+        byte[] peer = PEER.getBytes(StandardCharsets.US_ASCII);
+        slot.setPeer(peer, 0, peer.length);
+        slot.setSource(1, "net-in".getBytes(StandardCharsets.US_ASCII), formatHint, 1L);
+        slot.setReceivedMillis(RECEIVED);
+        parser.parse(slot);
+        return sink.append(slot);
+    }
+
+    private static String content(Path file) throws IOException {
+        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    }
+
+    private static List<String> lines(Path file) throws IOException {
+        return Files.readAllLines(file, StandardCharsets.UTF_8);
+    }
+
+    private void assertAllFilesUnderBase() throws IOException {
+        try (Stream<Path> all = Files.walk(tmp)) {
+            List<Path> files = all.filter(Files::isRegularFile).toList();
+            assertThat(files).isNotEmpty().allSatisfy(p -> assertThat(p).startsWith(base));
+        }
+    }
+
+    private static String declaredDefault(String component) {
+        for (RecordComponent rc : FileSinkConfig.class.getRecordComponents()) {
+            if (rc.getName().equals(component)) {
+                return rc.getAnnotation(Option.class).defaultValue();
+            }
+        }
+        throw new IllegalArgumentException(component);
+    }
+
+    /** A {@link Clock} that only moves when the test says so. */
+    private static final class ManualClock implements Clock {
+
+        private long now;
+
+        ManualClock(long origin) {
+            this.now = origin;
+        }
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        void advance(Duration d) {
+            now += d.toNanos();
+        }
+    }
+
+    /** Every component of {@link FileSinkConfig}, given explicitly; defaults as declared unless a test sets one. */
+    private static final class Cfg {
+
+        private String path;
+        private String template = DEFAULT_LINE;
+        private FsyncPolicy fsync = FsyncPolicy.never;
+        private TimeSpan fsyncInterval = TimeSpan.parse("1s");
+        private int maxOpenFiles = 256;
+        private TimeSpan idleClose = TimeSpan.parse("60s");
+
+        Cfg path(String p) {
+            this.path = p;
+            return this;
+        }
+
+        Cfg fsync(FsyncPolicy p) {
+            this.fsync = p;
+            return this;
+        }
+
+        Cfg fsyncInterval(String span) {
+            this.fsyncInterval = TimeSpan.parse(span);
+            return this;
+        }
+
+        Cfg maxOpenFiles(int n) {
+            this.maxOpenFiles = n;
+            return this;
+        }
+
+        Cfg idleClose(String span) {
+            this.idleClose = TimeSpan.parse(span);
+            return this;
+        }
+
+        FileSinkConfig build() {
+            return new FileSinkConfig("t", path, template, 1000, null, ByteSize.parse("1MiB"),
+                    TimeSpan.parse("250ms"), fsync, fsyncInterval, maxOpenFiles, idleClose);
+        }
+    }
+}
