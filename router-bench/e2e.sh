@@ -25,7 +25,7 @@
 # Settings (environment, or the equivalent flag, e.g. --conns 4 --size 200):
 #   CONNS=10  SIZE=400  COUNT=1000000  FORMAT=rfc3164|rfc5424  RATE=0 (total msg/s, 0 = max)
 #   LOADGEN=loadgen|loggen (LOGGEN_PATH=/usr/bin/loggen)   WARMUP=0 (messages first, not measured)
-#   RING_SIZE=65536  PARSE_WORKERS=2  WAIT_STRATEGY=blocking  BATCH_SIZE=1000  FLUSH_TIMEOUT=250ms
+#   RING_SIZE=4096  PARSE_WORKERS=1  IO_THREADS=1  WAIT_STRATEGY=backoff  BATCH_SIZE=1000  FLUSH_TIMEOUT=250ms
 #   ROUTER_JAVA_OPTS=""  ROUTER_JAR=router-server/target/logrouter.jar  BENCH_JAR=router-bench/target/router-bench.jar
 #   STARTUP_SECS=60  DRAIN_SECS=120  STOP_SECS=60  KEEP=0 (1 = keep the temp dir)
 #   LOCK=/tmp/cpu.lock: held for the whole run so no other benchmark overlaps (set LOCK=
@@ -42,8 +42,9 @@ FORMAT=${FORMAT:-rfc3164}
 RATE=${RATE:-0}
 LOADGEN=${LOADGEN:-loadgen}
 WARMUP=${WARMUP:-0}
-RING_SIZE=${RING_SIZE:-65536}
-PARSE_WORKERS=${PARSE_WORKERS:-2}
+RING_SIZE=${RING_SIZE:-4096}
+PARSE_WORKERS=${PARSE_WORKERS:-1}
+IO_THREADS=${IO_THREADS:-1}
 WAIT_STRATEGY=${WAIT_STRATEGY:-backoff}
 BATCH_SIZE=${BATCH_SIZE:-1000}
 FLUSH_TIMEOUT=${FLUSH_TIMEOUT:-250ms}
@@ -77,7 +78,7 @@ while (($#)); do
         *) echo "e2e: unknown argument $1" >&2; usage ;;
     esac
 done
-for v in CONNS SIZE COUNT RATE WARMUP RING_SIZE PARSE_WORKERS BATCH_SIZE; do
+for v in CONNS SIZE COUNT RATE WARMUP RING_SIZE PARSE_WORKERS IO_THREADS BATCH_SIZE; do
     [[ ${!v} =~ ^[0-9]+$ ]] || { echo "e2e: $v must be a number, got '${!v}'" >&2; exit 2; }
 done
 ((CONNS > 0 && COUNT > 0)) || { echo "e2e: CONNS and COUNT must be > 0" >&2; exit 2; }
@@ -146,6 +147,7 @@ sources:
 pipeline:
   ring-size: $RING_SIZE
   parse-workers: $PARSE_WORKERS
+  io-threads: $IO_THREADS
   wait-strategy: $WAIT_STRATEGY
 routes:
   - name: bench-route

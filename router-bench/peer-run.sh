@@ -80,9 +80,10 @@ esac
     echo "    bind: 127.0.0.1:$port"
     echo "    framing: auto"
     echo "pipeline:"
-    echo "  ring-size: ${PEER_RING_SIZE:-65536}"
-    echo "  parse-workers: ${PEER_PARSE_WORKERS:-2}"
+    echo "  ring-size: ${PEER_RING_SIZE:-4096}"
+    echo "  parse-workers: ${PEER_PARSE_WORKERS:-1}"
     echo "  wait-strategy: ${PEER_WAIT_STRATEGY:-backoff}"
+    echo "  io-threads: ${PEER_IO_THREADS:-1}"
     if [ -n "$parser" ]; then
         echo "parsers:"
         echo "  bench-parser:"

@@ -7,16 +7,20 @@ package dev.logrouter.core.config;
  */
 public record PipelineConfig(
         @Option(doc = "Slots in the ring (a power of two). Each slot keeps its buffers, so memory is about "
-                + "ring-size × typical message size.", defaultValue = "65536")
+                + "ring-size × typical message size. Small rings stay in the CPU caches (4096 measured fastest on "
+                + "2 cores); TCP senders are paused when it fills, so a bigger ring only absorbs longer bursts.",
+                defaultValue = "4096")
         Integer ringSize,
-        @Option(doc = "Parse worker threads; worker k parses the events whose sequence % parse-workers == k.",
-                defaultValue = "2")
+        @Option(doc = "Parse worker threads; worker k parses the events whose sequence % parse-workers == k. "
+                + "Header parsing alone is cheap: on 2 cores one worker measured faster than two.",
+                defaultValue = "1")
         Integer parseWorkers,
         @Option(doc = "How a stage waits for events: backoff (spin, yield, then park up to 1 ms; no lock on "
                 + "publish), blocking (lock and condition; stage-to-stage waits spin), yielding or busy-spin "
                 + "(lowest latency, a core per stage).", defaultValue = "backoff")
         WaitStrategyName waitStrategy,
-        @Option(doc = "Netty I/O threads shared by all network sources; 0 = number of cores.", defaultValue = "0")
+        @Option(doc = "Netty I/O threads shared by all network sources; 0 = number of cores. One thread reads "
+                + "and frames well over half a million messages per second.", defaultValue = "1")
         Integer ioThreads,
         @Option(doc = "Zone for timestamps that carry no offset and for R_ date macros; empty = the system zone.",
                 defaultValue = "''")

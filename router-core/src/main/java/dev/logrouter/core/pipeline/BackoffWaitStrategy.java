@@ -21,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class BackoffWaitStrategy implements WaitStrategy {
 
     private static final int SPINS = 100;
-    private static final int YIELDS = 100;
+    private static final int YIELDS = 10;
     private static final long MIN_PARK_NANOS = 1_000;
 
     private final long maxParkNanos;

@@ -53,10 +53,10 @@ class ConfigLoaderTest {
         RouterConfig cfg = loader.load(MINIMAL, ORIGIN);
 
         PipelineConfig p = cfg.pipeline();
-        assertThat(p.ringSize()).isEqualTo(65536);
-        assertThat(p.parseWorkers()).isEqualTo(2);
+        assertThat(p.ringSize()).isEqualTo(4096);
+        assertThat(p.parseWorkers()).isEqualTo(1);
         assertThat(p.waitStrategy()).isEqualTo(PipelineConfig.WaitStrategyName.backoff);
-        assertThat(p.ioThreads()).isZero();
+        assertThat(p.ioThreads()).isEqualTo(1);
         assertThat(p.timeZone()).isEmpty();
         assertThat(cfg.monitoring().jmx()).isEqualTo(new JmxConfig(0, "127.0.0.1"));
         assertThat(cfg.routes()).isEmpty();
