@@ -88,7 +88,7 @@ class ConfigLoaderTest {
                 "routes:",
                 "  - name: all",
                 "    to: [out]");
-        assertThat(cfg.pipeline().ringSize()).isEqualTo(65536);
+        assertThat(cfg.pipeline().ringSize()).isEqualTo(4096);
         assertThat(cfg.pipeline().parseWorkers()).isEqualTo(4);
         assertThat(cfg.pipeline().waitStrategy()).isEqualTo(PipelineConfig.WaitStrategyName.busySpin);
         TestTcpSourceConfig in = (TestTcpSourceConfig) cfg.sources().get(0);
