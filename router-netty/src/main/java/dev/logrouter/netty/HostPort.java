@@ -1,6 +1,7 @@
 package dev.logrouter.netty;
 
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
 /**
  * Parses {@code bind:} values: {@code host:port}, {@code [v6]:port} or {@code :port} (all addresses).
@@ -31,5 +32,12 @@ public final class HostPort {
             throw new IllegalArgumentException("bind port must be 0..65535, got " + port);
         }
         return host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
+    }
+
+    /** {@code ip:port} of a bound address, the form {@link #parse} reads. */
+    public static String format(SocketAddress address) {
+        InetSocketAddress a = (InetSocketAddress) address;
+        String host = a.getAddress().getHostAddress();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + a.getPort();
     }
 }

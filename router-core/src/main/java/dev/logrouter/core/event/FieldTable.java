@@ -40,14 +40,7 @@ public final class FieldTable {
      * Sets {@code name} to {@code value}; returns the entry index.
      */
     public int set(byte[] name, int nOff, int nLen, byte[] value, int vOff, int vLen, int entryTag) {
-        int i = indexOf(name, nOff, nLen);
-        if (i < 0) {
-            i = count;
-            ensureEntries(count + 1);
-            nameOff[i] = append(name, nOff, nLen);
-            nameLen[i] = nLen;
-            count++;
-        }
+        int i = entry(name, nOff, nLen);
         valOff[i] = append(value, vOff, vLen);
         valLen[i] = vLen;
         tag[i] = entryTag;
@@ -63,14 +56,7 @@ public final class FieldTable {
 
     /** Starts a value that the caller composes byte by byte with {@link #appendToValue}; returns the entry. */
     public int begin(byte[] name, int nOff, int nLen, int entryTag) {
-        int i = indexOf(name, nOff, nLen);
-        if (i < 0) {
-            i = count;
-            ensureEntries(count + 1);
-            nameOff[i] = append(name, nOff, nLen);
-            nameLen[i] = nLen;
-            count++;
-        }
+        int i = entry(name, nOff, nLen);
         valOff[i] = dataLength;
         valLen[i] = 0;
         tag[i] = entryTag;
@@ -85,6 +71,19 @@ public final class FieldTable {
         ensureData(1);
         data[dataLength++] = b;
         valLen[i]++;
+    }
+
+    /** The entry for a name, added (name copied, value empty) when it is new. */
+    private int entry(byte[] name, int nOff, int nLen) {
+        int i = indexOf(name, nOff, nLen);
+        if (i < 0) {
+            i = count;
+            ensureEntries(count + 1);
+            nameOff[i] = append(name, nOff, nLen);
+            nameLen[i] = nLen;
+            count++;
+        }
+        return i;
     }
 
     public int indexOf(byte[] name, int nOff, int nLen) {

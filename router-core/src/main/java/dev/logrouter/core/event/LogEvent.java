@@ -299,7 +299,7 @@ public final class LogEvent {
 
     // ---------------------------------------------------------------- timestamp
 
-    /** True when the message carried a usable timestamp; otherwise the stamp is the receive time. */
+    /** True once the parser has set the stamp (the message's own, or the receive time when it had none). */
     public boolean isStampSet() {
         return stampSet;
     }

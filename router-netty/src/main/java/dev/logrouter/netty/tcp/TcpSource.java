@@ -87,8 +87,7 @@ public final class TcpSource implements Source {
 
     @Override
     public String boundAddress() {
-        InetSocketAddress a = (InetSocketAddress) server.localAddress();
-        return a.getAddress().getHostAddress() + ":" + a.getPort();
+        return HostPort.format(server.localAddress());
     }
 
     /**

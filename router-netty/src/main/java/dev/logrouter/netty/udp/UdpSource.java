@@ -16,7 +16,6 @@ import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 
-import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -67,8 +66,7 @@ public final class UdpSource implements Source {
 
     @Override
     public String boundAddress() {
-        InetSocketAddress a = (InetSocketAddress) channel.localAddress();
-        return a.getAddress().getHostAddress() + ":" + a.getPort();
+        return HostPort.format(channel.localAddress());
     }
 
     @Override
