@@ -91,14 +91,23 @@ public final class RingPublisher {
             }
             long lo = hi - n + 1;
             long sum = 0;
+            long seq = lo;
             try {
-                for (long seq = lo; seq <= hi; seq++) {
-                    ByteBuf f = frames.poll();
+                for (; seq <= hi; seq++) {
+                    ByteBuf f = frames.peek();
                     sum += f.readableBytes();
                     fill(ring.get(seq), f, peer, now);
+                    frames.poll();
                     f.release();
                 }
             } finally {
+                // a claimed slot must be published; one left unfilled (only after an unexpected error)
+                // is marked so that no stage delivers the slot's previous message again
+                for (long s = seq; s <= hi; s++) {
+                    LogEvent e = ring.get(s);
+                    e.clear();
+                    e.addFlag(LogEvent.FLAG_DISCARD);
+                }
                 ring.publish(lo, hi);
             }
             received.add(n);

@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The composition root: builds sources, ring, stages and sinks from a {@link RouterConfig}, starts
  * them in reverse data-flow order (sinks and stages first, sources last) and stops them in data-flow
- * order: sources stop accepting, everything read is published, the ring drains, sinks flush and close.
+ * order: every source stops accepting first, then open connections finish and everything read is
+ * published, the ring drains, sinks flush and close.
  *
  * <p>Threads: {@link #start()} and {@link #stop()} are called by the main thread or the signal
  * handler; {@link #stop()} is idempotent.
@@ -114,7 +115,10 @@ public final class Router {
             s.stopAccepting();
         }
         for (Source s : sources) {
-            clean &= s.awaitPublished(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (!s.awaitPublished(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                clean = false;
+                s.close(); // counts what it abandons
+            }
         }
         clean &= pipeline.drainAndStop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         transport.close();

@@ -3,6 +3,7 @@ package dev.logrouter.core.pipeline;
 import com.lmax.disruptor.AlertException;
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
+import com.lmax.disruptor.TimeoutException;
 import com.lmax.disruptor.WaitStrategy;
 
 import java.util.concurrent.TimeUnit;
@@ -14,7 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * soon as it finds work. Publishers never take a lock to wake anyone ({@link #signalAllWhenBlocking()}
  * does nothing), and a stage waiting on an upstream stage does not burn a core spinning, which
  * Disruptor's blocking strategies do for stage-to-stage waits. An idle router wakes each stage about
- * once per {@code maxParkNanos}.
+ * once per {@code maxParkNanos}. After {@code tickNanos} without work a wait ends with a
+ * {@link TimeoutException}, so that every stage's {@code onTimeout} runs periodically while idle (sinks
+ * use it to close idle files and fsync on time).
  *
  * <p>Threads: shared by all stages of the ring; stateless apart from its constant.
  */
@@ -25,17 +28,20 @@ public final class BackoffWaitStrategy implements WaitStrategy {
     private static final long MIN_PARK_NANOS = 1_000;
 
     private final long maxParkNanos;
+    private final long tickNanos;
 
-    public BackoffWaitStrategy(long maxPark, TimeUnit unit) {
+    public BackoffWaitStrategy(long maxPark, long tick, TimeUnit unit) {
         this.maxParkNanos = Math.max(MIN_PARK_NANOS, unit.toNanos(maxPark));
+        this.tickNanos = unit.toNanos(tick);
     }
 
     @Override
     public long waitFor(long sequence, Sequence cursor, Sequence dependentSequence, SequenceBarrier barrier)
-            throws AlertException {
+            throws AlertException, TimeoutException {
         long available;
         int counter = 0;
         long park = MIN_PARK_NANOS;
+        long parkedSince = 0;
         while ((available = dependentSequence.get()) < sequence) {
             barrier.checkAlert();
             if (counter < SPINS) {
@@ -45,6 +51,12 @@ public final class BackoffWaitStrategy implements WaitStrategy {
                 counter++;
                 Thread.yield();
             } else {
+                long now = System.nanoTime();
+                if (parkedSince == 0) {
+                    parkedSince = now;
+                } else if (now - parkedSince >= tickNanos) {
+                    throw TimeoutException.INSTANCE;
+                }
                 LockSupport.parkNanos(park);
                 park = Math.min(park * 2, maxParkNanos);
             }

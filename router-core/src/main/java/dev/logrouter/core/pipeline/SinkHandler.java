@@ -92,6 +92,10 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     public void onEvent(LogEvent event, long sequence, boolean endOfBatch) {
         if ((event.sinkMask() & bit) != 0 && !event.hasFlag(LogEvent.FLAG_DISCARD)) {
             long n = retrying(Op.APPEND, event);
+            if (n < 0) {
+                lost.inc(); // forced stop gave up on it
+                return;
+            }
             if (pendingEvents == 0) {
                 firstNanos = clock.nanoTime();
             }
@@ -106,6 +110,16 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 endOfBatch)) {
             flush();
         }
+    }
+
+    /** The ring has been idle for a while: flush a due batch and let the sink do its housekeeping. */
+    @Override
+    public void onTimeout(long sequence) {
+        if (pendingEvents > 0 && policy.shouldFlush(pendingEvents, pendingBytes, firstNanos, clock.nanoTime(),
+                false)) {
+            flush();
+        }
+        retrying(Op.TICK, null);
     }
 
     @Override
@@ -124,9 +138,8 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     }
 
     private void flush() {
-        retrying(Op.FLUSH, null);
-        if (aborted && state == 1) {
-            return;
+        if (retrying(Op.FLUSH, null) < 0) {
+            return; // forced stop: onShutdown counts the batch as lost
         }
         written.add(pendingEvents);
         bytesOut.add(pendingBytes);
@@ -135,8 +148,9 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         pendingBytes = 0;
     }
 
-    private enum Op { START, APPEND, FLUSH, CLOSE }
+    private enum Op { START, APPEND, FLUSH, TICK, CLOSE }
 
+    /** Runs {@code op}, retrying with backoff until it succeeds; -1 when a forced stop gave up. */
     private long retrying(Op op, LogEvent event) {
         long backoff = MIN_BACKOFF_NANOS;
         while (true) {
@@ -146,6 +160,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                     case START -> sink.start();
                     case APPEND -> n = sink.append(event);
                     case FLUSH -> sink.flush();
+                    case TICK -> sink.tick();
                     case CLOSE -> sink.close();
                     default -> throw new IllegalStateException();
                 }
@@ -156,7 +171,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 state = 1;
                 lastError = op + ": " + e;
                 if (aborted) {
-                    return 0;
+                    return -1;
                 }
                 System.err.println("logrouter: sink " + name + ": " + lastError + "; retrying in "
                         + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms");

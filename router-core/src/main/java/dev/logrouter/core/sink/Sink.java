@@ -21,6 +21,13 @@ public interface Sink {
     /** Writes out the batch. After it returns the batch is empty. */
     void flush() throws Exception;
 
+    /**
+     * Called on the sink thread about every 100 ms while the ring has nothing for it (only with the
+     * {@code backoff} wait strategy), for time-based housekeeping: closing idle files, a due fsync.
+     */
+    default void tick() throws Exception {
+    }
+
     /** Called once on the sink thread before the first event. */
     default void start() throws Exception {
     }

@@ -4,8 +4,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A running input that publishes into the ring. Stopping separates the signal from the wait:
- * {@link #stopAccepting()} closes listeners and connections (TCP: what was read is still published),
- * {@link #awaitPublished} waits until nothing read is left unpublished, {@link #close()} frees threads.
+ * {@link #stopAccepting()} closes listeners (no new connections or datagrams), {@link #awaitPublished}
+ * lets open connections finish and waits until nothing read is left unpublished, {@link #close()} is
+ * the forced stop (what could not be published is released and counted).
  *
  * <p>Threads: lifecycle calls come from the thread that starts and stops the router.
  */
@@ -19,10 +20,10 @@ public interface Source extends AutoCloseable {
     /** The address actually bound (useful with port 0), as {@code host:port}. */
     String boundAddress();
 
-    /** Stops taking new messages: closes listeners and connections. */
+    /** Stops taking new connections and datagrams: closes listeners. Returns quickly. */
     void stopAccepting();
 
-    /** Waits until every message read so far is in the ring; false on timeout. */
+    /** Lets open connections finish, then waits until every message read is in the ring; false on timeout. */
     boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException;
 
     @Override

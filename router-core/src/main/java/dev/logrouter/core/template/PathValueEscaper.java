@@ -5,13 +5,17 @@ package dev.logrouter.core.template;
  * configured base directory: {@code /} and {@code \}, NUL and every other control byte (below 0x20, and
  * 0x7f) become {@code _}; a value that is exactly {@code .} or {@code ..} becomes {@code _} or
  * {@code __}; an empty value becomes {@code _}. Other bytes, including UTF-8, pass through. A hostile
- * HOST of {@code ../../etc} therefore renders as {@code .._.._etc}.
+ * HOST of {@code ../../etc} therefore renders as {@code .._.._etc}. A value is cut at
+ * {@value #MAX_VALUE_BYTES} bytes, the longest file name most file systems accept.
  *
  * <p>Threads: stateless, shared.
  */
 public final class PathValueEscaper implements ValueEscaper {
 
     public static final PathValueEscaper INSTANCE = new PathValueEscaper();
+
+    /** Longest value substituted into a path. */
+    public static final int MAX_VALUE_BYTES = 255;
 
     private PathValueEscaper() {
     }
@@ -22,6 +26,7 @@ public final class PathValueEscaper implements ValueEscaper {
             out.append((byte) '_');
             return;
         }
+        len = Math.min(len, MAX_VALUE_BYTES);
         boolean allDots = len <= 2;
         out.ensure(len);
         for (int i = off; i < off + len; i++) {

@@ -32,33 +32,36 @@ public final class LineFrameDecoder extends ByteToMessageDecoder {
         while (in.isReadable()) {
             int start = in.readerIndex();
             int readable = in.readableBytes();
-            int searchEnd = start + Math.min(readable, maxFrameLength + 1);
-            int lf = in.indexOf(start + scanned, searchEnd, (byte) '\n');
+            // a line of max bytes may be followed by CR LF: look that far before calling it over-long
+            int window = Math.min(readable, maxFrameLength + 2);
+            int lf = in.indexOf(start + scanned, start + window, (byte) '\n');
             if (lf >= 0) {
                 int len = lf - start;
                 if (len > 0 && in.getByte(lf - 1) == '\r') {
                     len--;
                 }
                 if (len > maxFrameLength) {
-                    // the LF sits right after a full-length line plus CR: still one frame of max length
-                    counters.truncated.inc();
-                    out.add(in.retainedSlice(start, maxFrameLength));
-                    in.readerIndex(start + maxFrameLength);
+                    split(in, start, out);
                 } else {
                     emit(in, start, len, out);
                     in.readerIndex(lf + 1);
                 }
                 scanned = 0;
-            } else if (readable >= maxFrameLength) {
-                counters.truncated.inc();
-                out.add(in.retainedSlice(start, maxFrameLength));
-                in.readerIndex(start + maxFrameLength);
+            } else if (readable >= maxFrameLength + 2) {
+                split(in, start, out);
                 scanned = 0;
             } else {
-                scanned = readable;
+                scanned = window;
                 return;
             }
         }
+    }
+
+    /** An over-long line: its first max bytes are one frame, the rest continues as the next. */
+    private void split(ByteBuf in, int start, List<Object> out) {
+        counters.truncated.inc();
+        out.add(in.retainedSlice(start, maxFrameLength));
+        in.readerIndex(start + maxFrameLength);
     }
 
     @Override

@@ -6,20 +6,22 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.ScheduledFuture;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Last handler of a TCP connection: publishes the frames decoded from one read into the ring as a
- * batch (at read-complete), and implements flow control without ever blocking the event loop. When the ring is nearly full (or a frame found it
- * full) the channel stops reading ({@code autoRead=false}); frames already decoded wait in a small
- * per-connection queue; a task on the event loop retries every 200 µs and resumes reading once
- * half the ring is free. Frames queued when the peer closes are still published: nothing read is lost.
+ * batch (at read-complete), and implements flow control without ever blocking the event loop. When
+ * the ring is nearly full (or the frames of a read did not all fit) the channel stops reading
+ * ({@code autoRead=false}); frames already decoded — at most one read loop's worth, up to 16 reads —
+ * wait in a per-connection queue; a task on the event loop retries every 200 µs and resumes reading
+ * once half the ring is free. Frames queued when the peer closes are still published: nothing read is
+ * lost. The handler reports itself finished to its source ({@link TcpSourceState}) only once the
+ * channel is inactive and its queue is empty, which is what a clean stop waits for.
  *
- * <p>Threads: one instance per channel, on its event loop. Not sharable.
+ * <p>Threads: one instance per channel, on its event loop, except {@link #isQuiet}, which the
+ * stopping thread calls. Not sharable.
  */
 public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
 
@@ -27,25 +29,30 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
 
     private final RingPublisher publisher;
     private final TcpSourceCounters counters;
-    private final AtomicInteger sourcePending;
+    private final TcpSourceState source;
     private final Peer peer = new Peer();
     private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>();
+    private final Runnable retryTask = this::retry;
     private ChannelHandlerContext ctx;
     private boolean paused;
-    private ScheduledFuture<?> retry;
+    private boolean inactive;
+    private boolean finished;
+    /** Frames of this connection counted in the source's pending gauge. */
+    private int reported;
     /** Clock reading of the last read, for the quiet check of a clean stop (read by the stopping thread). */
     private volatile long lastReadNanos = System.nanoTime();
     private volatile boolean busy;
 
-    TcpPublishHandler(RingPublisher publisher, TcpSourceCounters counters, AtomicInteger sourcePending) {
+    TcpPublishHandler(RingPublisher publisher, TcpSourceCounters counters, TcpSourceState source) {
         this.publisher = publisher;
         this.counters = counters;
-        this.sourcePending = sourcePending;
+        this.source = source;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        source.handlerStarted(this);
     }
 
     @Override
@@ -61,38 +68,49 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
+        if (finished) {
+            // cannot happen in Netty's order of events; never lose a frame silently if it does
+            counters.abandoned.inc();
+            frame.release();
+            return;
+        }
         pending.add(frame);
-        sourcePending.incrementAndGet();
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         lastReadNanos = System.nanoTime();
         if (!paused) {
-            publishPending();
+            publisher.publishBatch(pending, peer);
             if (!pending.isEmpty() || publisher.shouldPause()) {
                 pause();
             }
         }
+        report();
         ctx.fireChannelReadComplete();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        // frames decoded from the last bytes (decodeLast) arrive before this; publish them too
+        // frames decoded from the last bytes (decodeLast) were queued before this; publish them too
+        inactive = true;
         if (!paused) {
-            publishPending();
+            publisher.publishBatch(pending, peer);
             if (!pending.isEmpty()) {
                 pause();
             }
         }
+        report();
+        finishIfDone();
         ctx.fireChannelInactive();
     }
 
-    private void publishPending() {
-        int n = publisher.publishBatch(pending, peer);
-        if (n > 0) {
-            sourcePending.addAndGet(-n);
+    /** After close: a channel that never became active gets no channelInactive, so finish here too. */
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        inactive = true;
+        if (!paused) {
+            finishIfDone();
         }
     }
 
@@ -100,6 +118,35 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         counters.ioErrors.inc();
         ctx.close();
+    }
+
+    /**
+     * True when the connection has read nothing for {@code quietNanos} and is not held back by flow
+     * control: during a clean stop, what the peer sent has then been read. Any thread.
+     */
+    boolean isQuiet(long nowNanos, long quietNanos) {
+        return !busy && nowNanos - lastReadNanos >= quietNanos;
+    }
+
+    /** Forced stop, from any thread: {@link #abandon()} on the channel's event loop. */
+    void abandonOnEventLoop() {
+        if (ctx != null && !ctx.executor().isShuttingDown()) {
+            ctx.executor().execute(this::abandon);
+        }
+    }
+
+    /**
+     * Forced stop: releases and counts the frames that could not be published. Runs on the event loop.
+     */
+    void abandon() {
+        if (!pending.isEmpty()) {
+            counters.abandoned.add(pending.size());
+            pending.forEach(ByteBuf::release);
+            pending.clear();
+        }
+        report();
+        inactive = true;
+        finishIfDone();
     }
 
     private void pause() {
@@ -114,43 +161,42 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void scheduleRetry() {
-        retry = ctx.executor().schedule(this::retry, RETRY_MICROS, TimeUnit.MICROSECONDS);
+        ctx.executor().schedule(retryTask, RETRY_MICROS, TimeUnit.MICROSECONDS);
     }
 
     private void retry() {
-        retry = null;
-        publishPending();
-        if (!pending.isEmpty() || !publisher.mayResume()) {
+        if (finished) {
+            return;
+        }
+        publisher.publishBatch(pending, peer);
+        report();
+        if (!pending.isEmpty() || (!inactive && !publisher.mayResume())) {
             scheduleRetry();
             return;
         }
         paused = false;
         busy = false;
         lastReadNanos = System.nanoTime();
-        if (ctx.channel().isActive()) {
+        if (inactive) {
+            finishIfDone();
+        } else {
             ctx.channel().config().setAutoRead(true);
         }
     }
 
-    /**
-     * True when the connection has read nothing for {@code quietNanos} and is not held back by flow
-     * control: during a clean stop, what the peer sent has then been read. Any thread.
-     */
-    boolean isQuiet(long nowNanos, long quietNanos) {
-        return !busy && nowNanos - lastReadNanos >= quietNanos;
+    /** Brings the source's pending gauge in line with this queue: one atomic add per change, not per frame. */
+    private void report() {
+        int now = pending.size();
+        if (now != reported) {
+            source.pendingChanged(now - reported);
+            reported = now;
+        }
     }
 
-    /** Forced stop only: frees what could not be published. */
-    @Override
-    public void handlerRemoved(ChannelHandlerContext ctx) {
-        if (!pending.isEmpty() && ctx.executor().isShuttingDown()) {
-            counters.abandoned.add(pending.size());
-            sourcePending.addAndGet(-pending.size());
-            pending.forEach(ByteBuf::release);
-            pending.clear();
-            if (retry != null) {
-                retry.cancel(false);
-            }
+    private void finishIfDone() {
+        if (inactive && pending.isEmpty() && !finished) {
+            finished = true;
+            source.handlerFinished(this);
         }
     }
 }

@@ -16,7 +16,6 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A syslog TCP listener. Each connection gets {@link ConnectionLimiter} → a frame decoder
@@ -36,7 +35,7 @@ public final class TcpSource implements Source {
     private final FramingCounters framing;
     private final TcpSourceCounters counters;
     private final ConnectionLimiter limiter;
-    private final AtomicInteger pending = new AtomicInteger();
+    private final TcpSourceState state = new TcpSourceState();
     private final ChannelGroup channels = new DefaultChannelGroup("tcp", GlobalEventExecutor.INSTANCE);
     private Channel server;
 
@@ -48,7 +47,8 @@ public final class TcpSource implements Source {
         this.counters = new TcpSourceCounters(metrics);
         this.limiter = new ConnectionLimiter(cfg.maxConnections(), counters);
         metrics.gauge("connections", "Open TCP connections.", limiter::open);
-        metrics.gauge("pendingFrames", "Frames read and waiting for ring space (flow control engaged).", pending::get);
+        metrics.gauge("pendingFrames", "Frames read and waiting for ring space (flow control engaged).",
+                state::pendingFrames);
     }
 
     @Override
@@ -75,7 +75,7 @@ public final class TcpSource implements Source {
                             case lf -> p.addLast("framing", new LineFrameDecoder(max, framing));
                             default -> p.addLast("detect", new FramingDetector(max, framing));
                         }
-                        p.addLast("publish", new TcpPublishHandler(publisher, counters, pending));
+                        p.addLast("publish", new TcpPublishHandler(publisher, counters, state));
                     }
                 });
         if (cfg.receiveBuffer().bytes() > 0) {
@@ -90,19 +90,25 @@ public final class TcpSource implements Source {
         return HostPort.format(server.localAddress());
     }
 
-    /**
-     * Closes the listener, then lets every open connection finish: a connection is closed once the peer
-     * closed it or it has been quiet (nothing read, not paused by flow control) for {@link #QUIET_NANOS},
-     * so that what senders wrote before the stop and sits in socket buffers is still read and delivered.
-     * Connections still busy after {@code drain-timeout} are closed anyway.
-     */
+    /** Closes the listener: no new connections. Open connections go on until {@link #awaitPublished}. */
     @Override
     public void stopAccepting() {
         if (server != null) {
             server.close().syncUninterruptibly();
         }
-        long deadline = System.nanoTime() + cfg.drainTimeout().nanos();
-        while (!channels.isEmpty() && System.nanoTime() < deadline) {
+    }
+
+    /**
+     * Lets every open connection finish, then waits until everything read is in the ring: a connection
+     * is closed once the peer closed it or it has been quiet (nothing read, not paused by flow control)
+     * for {@link #QUIET_NANOS}, so that what senders wrote before the stop and sits in socket buffers is
+     * still read and delivered. Connections still busy after {@code drain-timeout} are closed anyway;
+     * their frames already read are still published (until {@code timeout}).
+     */
+    @Override
+    public boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException {
+        long drainDeadline = System.nanoTime() + cfg.drainTimeout().nanos();
+        while (!channels.isEmpty() && System.nanoTime() < drainDeadline) {
             long now = System.nanoTime();
             for (Channel ch : channels) {
                 TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
@@ -110,20 +116,11 @@ public final class TcpSource implements Source {
                     ch.close();
                 }
             }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+            Thread.sleep(10);
         }
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-    }
-
-    @Override
-    public boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
-        while (pending.get() > 0) {
+        while (!state.live().isEmpty()) {
             if (System.nanoTime() > deadline) {
                 return false;
             }
@@ -132,8 +129,13 @@ public final class TcpSource implements Source {
         return true;
     }
 
+    /** Forced stop: frames that never reached the ring are released and counted as abandoned. */
     @Override
     public void close() {
         stopAccepting();
+        channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        for (TcpPublishHandler h : state.live()) {
+            h.abandonOnEventLoop();
+        }
     }
 }

@@ -66,6 +66,20 @@ class FrameDecoderTest {
     }
 
     @Test
+    void lfLineOfExactlyMaxWhoseEndArrivesLaterIsNotTruncated() {
+        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters));
+        String exact = "q".repeat(MAX);
+        ch.writeInbound(buf(exact));
+        ch.writeInbound(buf("\r"));
+        assertThat(frames(ch)).isEmpty();
+        ch.writeInbound(buf("\n" + exact + "\n"));
+        assertThat(frames(ch)).containsExactly(exact, exact);
+        assertThat(metrics.value("truncated")).isZero();
+        assertThat(metrics.value("emptyFrames")).isZero();
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
     void lfVeryLongLineWithoutNewlineIsSplitAsItArrives() {
         EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters));
         ch.writeInbound(buf("a".repeat(MAX * 2 + 5)));

@@ -12,7 +12,9 @@ import dev.logrouter.core.template.Template;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.ZoneId;
@@ -37,6 +39,9 @@ import java.util.Map;
  */
 public final class FileSink implements Sink {
 
+    /** Where lines go whose rendered path is refused, inside the base directory. */
+    static final String INVALID_PATH_FILE = "invalid-path.log";
+
     private final FileSinkConfig cfg;
     private final Template pathTemplate;
     private final Template lineTemplate;
@@ -45,6 +50,7 @@ public final class FileSink implements Sink {
 
     private final ByteBuilder pathBuf = new ByteBuilder(256);
     private final PathKey probe = new PathKey(new byte[0], 0);
+    private final PathKey invalidKey = new PathKey(new byte[] {0}, 1);
     private final LinkedHashMap<PathKey, OpenFile> files = new LinkedHashMap<>(16, 0.75f, true);
     private final List<OpenFile> dirty = new ArrayList<>();
     private final ByteBuilder lastPath = new ByteBuilder(256);
@@ -115,24 +121,46 @@ public final class FileSink implements Sink {
     }
 
     private OpenFile open(PathKey key, String rendered) throws IOException {
-        Path p = Path.of(rendered).toAbsolutePath().normalize();
+        Path p;
+        try {
+            p = Path.of(rendered).toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            return rejected();
+        }
         if (!p.startsWith(baseDir) || p.equals(baseDir)) {
-            rejectedPaths.inc();
-            p = baseDir.resolve("invalid-path.log");
+            return rejected();
         }
-        while (files.size() >= cfg.maxOpenFiles()) {
-            Iterator<Map.Entry<PathKey, OpenFile>> it = files.entrySet().iterator();
-            OpenFile eldest = it.next().getValue();
-            it.remove();
-            closeFile(eldest);
-            evicted.inc();
+        try {
+            return openAt(key, p);
+        } catch (FileSystemException e) {
+            // this path can never be written (name too long, a file where a directory should be, no
+            // permission): the line goes to invalid-path.log; if that fails too, the error propagates
+            // and the sink handler retries (a sink-wide problem such as a full disk)
+            return rejected();
         }
+    }
+
+    /** The shared file for lines whose path was refused. */
+    private OpenFile rejected() throws IOException {
+        rejectedPaths.inc();
+        OpenFile f = files.get(invalidKey);
+        return f != null ? f : openAt(invalidKey.copy(), baseDir.resolve(INVALID_PATH_FILE));
+    }
+
+    private OpenFile openAt(PathKey key, Path p) throws IOException {
         Path parent = p.getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND);
+        while (files.size() >= cfg.maxOpenFiles()) {
+            Iterator<Map.Entry<PathKey, OpenFile>> it = files.entrySet().iterator();
+            OpenFile eldest = it.next().getValue();
+            it.remove();
+            evicted.inc();
+            closeFile(eldest);
+        }
         OpenFile f = new OpenFile(p, ch);
         f.lastWriteNanos = clock.nanoTime();
         files.put(key, f);
@@ -140,18 +168,22 @@ public final class FileSink implements Sink {
         return f;
     }
 
+    /** Writes out, syncs per policy and closes; the channel is closed even when writing fails. */
     private void closeFile(OpenFile f) throws IOException {
-        if (f.dirty) {
-            f.writeOut();
-            dirty.remove(f);
-        }
-        if (f.unsynced && cfg.fsync() != FsyncPolicy.never) {
-            f.channel.force(false);
-            fsyncs.inc();
-        }
-        f.channel.close();
         if (lastFile == f) {
             lastFile = null;
+        }
+        try {
+            if (f.dirty) {
+                dirty.remove(f);
+                f.writeOut();
+            }
+            if (f.unsynced && cfg.fsync() != FsyncPolicy.never) {
+                f.channel.force(false);
+                fsyncs.inc();
+            }
+        } finally {
+            f.channel.close();
         }
     }
 
@@ -164,6 +196,16 @@ public final class FileSink implements Sink {
             f.lastWriteNanos = now;
         }
         dirty.clear();
+        housekeeping(now);
+    }
+
+    /** Idle-time housekeeping: a due fsync (policy interval) and closing idle files. */
+    @Override
+    public void tick() throws IOException {
+        housekeeping(clock.nanoTime());
+    }
+
+    private void housekeeping(long now) throws IOException {
         boolean sync = switch (cfg.fsync()) {
             case batch -> true;
             case interval -> now - lastSyncNanos >= cfg.fsyncInterval().nanos();
@@ -199,8 +241,12 @@ public final class FileSink implements Sink {
 
     @Override
     public void close() throws IOException {
-        flush();
         IOException first = null;
+        try {
+            flush();
+        } catch (IOException e) {
+            first = e;
+        }
         for (OpenFile f : files.values()) {
             try {
                 closeFile(f);

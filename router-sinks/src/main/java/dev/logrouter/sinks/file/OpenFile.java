@@ -17,6 +17,8 @@ final class OpenFile {
     final Path path;
     final FileChannel channel;
     final ByteBuilder buffer = new ByteBuilder(64 * 1024);
+    /** Bytes of the buffer already written by an earlier, failed attempt: never written twice. */
+    private int writtenUpTo;
     boolean dirty;
     boolean unsynced;
     long lastWriteNanos;
@@ -26,13 +28,21 @@ final class OpenFile {
         this.channel = channel;
     }
 
-    /** Writes the buffered lines; returns bytes written. */
+    /**
+     * Writes the buffered lines; returns bytes written. When a write fails part way, the bytes already
+     * written are remembered, so that the retry continues after them instead of duplicating them.
+     */
     long writeOut() throws IOException {
         int n = buffer.length();
-        ByteBuffer bb = ByteBuffer.wrap(buffer.array(), 0, n);
-        while (bb.hasRemaining()) {
-            channel.write(bb);
+        ByteBuffer bb = ByteBuffer.wrap(buffer.array(), writtenUpTo, n - writtenUpTo);
+        try {
+            while (bb.hasRemaining()) {
+                channel.write(bb);
+            }
+        } finally {
+            writtenUpTo = bb.position();
         }
+        writtenUpTo = 0;
         buffer.reset();
         dirty = false;
         unsynced = true;

@@ -248,6 +248,38 @@ class FileSinkTest {
         assertThat(base.resolve("invalid-path.log")).doesNotExist();
     }
 
+    @Test
+    void aPathTheFileSystemCannotTakeGoesToInvalidPathLogInsteadOfStallingTheSink() throws IOException {
+        // two 255-byte values make one 510-byte file name (ENAMETOOLONG); a file where a directory should be
+        FileSink sink = sink(cfg().path(base + "/${HOST}/${HOST}${PROGRAM}.log"));
+        Files.createDirectories(base);
+        Files.writeString(base.resolve("blocker"), "a file, not a directory\n");
+        String longHost = "h".repeat(300);
+        String longProgram = "p".repeat(300);
+
+        append(sink, bsd(longHost, longProgram + ": too-long"));
+        append(sink, bsd("blocker", "prog: under-a-file"));
+        append(sink, bsd("fine", "prog: ok"));
+        sink.flush();
+
+        assertThat(metrics.value("rejectedPaths")).isEqualTo(2);
+        assertThat(lines(base.resolve("invalid-path.log"))).hasSize(2)
+                .anyMatch(l -> l.endsWith(": too-long")).anyMatch(l -> l.endsWith("prog: under-a-file"));
+        assertThat(lines(base.resolve("fine").resolve("fineprog.log"))).containsExactly("Mar  1 10:00:00 fine prog: ok");
+        assertAllFilesUnderBase();
+    }
+
+    @Test
+    void tickClosesIdleFilesWithoutFurtherTraffic() throws Exception {
+        FileSink sink = sink(cfg().idleClose("1s"));
+        append(sink, bsd("host1", "prog: only"));
+        sink.flush();
+        clock.advance(Duration.ofSeconds(2));
+        sink.tick();
+        assertThat(metrics.value("filesClosedIdle")).isEqualTo(1);
+        assertThat(metrics.value("openFiles")).isZero();
+    }
+
     // ------------------------------------------------------------------ open-file cache
 
     @Test
