@@ -9,13 +9,12 @@ import dev.logrouter.core.metrics.MetricGroup;
 import io.netty.buffer.ByteBuf;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 
 /**
- * Publishes frames of one source into the ring: claims a slot without blocking, clears the slot's
+ * Publishes frames of one source into the ring: claims slots without blocking, clears each slot's
  * event, copies the frame's bytes and the sender address into it, stamps the receive time and the
- * source's sink mask. A frame is released once published; a frame that found the ring full stays with
- * the caller (TCP queues it and pauses reading; UDP drops and counts it).
+ * source's sink mask. What found the ring full stays with the caller (TCP keeps it in the decoder and
+ * pauses reading; UDP drops and counts it).
  *
  * <p>Threads: shared by all event loops serving the source; lock-free (the ring is multi-producer,
  * counters are striped).
@@ -26,7 +25,14 @@ public final class RingPublisher {
             (event, sequence, frame, publisher, peer) ->
                     publisher.fill(event, frame, peer, System.currentTimeMillis());
 
-    /** Most slots claimed at once by {@link #publishBatch}. */
+    private static final EventTranslatorThreeArg<LogEvent, byte[], RingPublisher, Peer> ARRAY_TRANSLATOR =
+            (event, sequence, frame, publisher, peer) -> {
+                event.clear();
+                event.setRaw(frame, 0, frame.length);
+                publisher.stamp(event, peer, System.currentTimeMillis());
+            };
+
+    /** Most slots claimed at once by {@link #publishFrames}. */
     private static final int MAX_BATCH = 256;
 
     private final RingBuffer<LogEvent> ring;
@@ -71,15 +77,15 @@ public final class RingPublisher {
     }
 
     /**
-     * Publishes as many queued frames as the ring has room for, in batches (one claim and one publish
-     * per batch, one clock read per batch), releasing each published frame. Returns how many were
-     * published; the rest stay queued, in order.
+     * Publishes frames {@code [offsets[i], offsets[i] + lengths[i])} of {@code buf} in order, as many as
+     * the ring has room for, in batches (one claim and one publish per batch, one clock read per call).
+     * Returns how many were published; the caller keeps the rest.
      */
-    public int publishBatch(ArrayDeque<ByteBuf> frames, Peer peer) {
-        int total = 0;
+    public int publishFrames(ByteBuf buf, int[] offsets, int[] lengths, int count, Peer peer) {
+        int done = 0;
         long now = System.currentTimeMillis();
-        while (!frames.isEmpty()) {
-            int n = (int) Math.min(Math.min(frames.size(), MAX_BATCH), ring.remainingCapacity());
+        while (done < count) {
+            int n = (int) Math.min(Math.min(count - done, MAX_BATCH), ring.remainingCapacity());
             if (n <= 0) {
                 break;
             }
@@ -93,12 +99,14 @@ public final class RingPublisher {
             long sum = 0;
             long seq = lo;
             try {
-                for (; seq <= hi; seq++) {
-                    ByteBuf f = frames.peek();
-                    sum += f.readableBytes();
-                    fill(ring.get(seq), f, peer, now);
-                    frames.poll();
-                    f.release();
+                for (; seq <= hi; seq++, done++) {
+                    int len = lengths[done];
+                    LogEvent e = ring.get(seq);
+                    e.clear();
+                    buf.getBytes(offsets[done], e.ensureRawCapacity(len), 0, len);
+                    e.setRawLength(len);
+                    stamp(e, peer, now);
+                    sum += len;
                 }
             } finally {
                 // a claimed slot must be published; one left unfilled (only after an unexpected error)
@@ -112,9 +120,25 @@ public final class RingPublisher {
             }
             received.add(n);
             bytes.add(sum);
-            total += n;
         }
-        return total;
+        return done;
+    }
+
+    /** Publishes one frame held in an array (frames kept aside at close); false when the ring is full. */
+    public boolean tryPublish(byte[] frame, Peer peer) {
+        if (!ring.tryPublishEvent(ARRAY_TRANSLATOR, frame, this, peer)) {
+            return false;
+        }
+        received.inc();
+        bytes.add(frame.length);
+        return true;
+    }
+
+    private void stamp(LogEvent event, Peer peer, long nowMillis) {
+        byte[] p = peer.text();
+        event.setPeer(p, 0, p.length);
+        event.setSource(sourceId, sourceName, formatHint, sinkMask);
+        event.setReceivedMillis(nowMillis);
     }
 
     private void fill(LogEvent event, ByteBuf frame, Peer peer, long nowMillis) {
@@ -122,10 +146,7 @@ public final class RingPublisher {
         int len = frame.readableBytes();
         frame.getBytes(frame.readerIndex(), event.ensureRawCapacity(len), 0, len);
         event.setRawLength(len);
-        byte[] p = peer.text();
-        event.setPeer(p, 0, p.length);
-        event.setSource(sourceId, sourceName, formatHint, sinkMask);
-        event.setReceivedMillis(nowMillis);
+        stamp(event, peer, nowMillis);
     }
 
     /** True when sources should stop reading: fewer than a quarter of the slots are free. */

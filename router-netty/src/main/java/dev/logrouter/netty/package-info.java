@@ -8,7 +8,8 @@
  *                                                                             RingBuffer&lt;LogEvent&gt;
  * </pre>
  *
- * No {@code ByteBuf} enters the ring: frames are copied into the event's own buffer and released. When
+ * No {@code ByteBuf} enters the ring: frames are copied into the event's own buffer (TCP straight from the
+ * decoder's buffer, without a {@code ByteBuf} per frame). When
  * the ring is nearly full, TCP channels stop reading ({@code autoRead=false}) until it drains, so the
  * backpressure reaches the senders; UDP cannot push back and counts what it drops.
  */

@@ -122,10 +122,21 @@ public final class Main {
             try {
                 err.println("logrouter: stopping: no longer accepting, draining the ring, flushing sinks");
                 clean[0] = router.stop();
+                for (var g : router.metrics().groups()) {
+                    StringBuilder line = new StringBuilder("logrouter: stats ").append(g.type()).append(' ')
+                            .append(g.name()).append(':');
+                    for (var m : g.metrics()) {
+                        line.append(' ').append(m.name()).append('=').append(m.value().getAsLong());
+                    }
+                    err.println(line);
+                }
                 err.println(clean[0] ? "logrouter: stopped cleanly" : "logrouter: stopped, but gave up waiting");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 clean[0] = false;
+            } catch (RuntimeException | Error e) {
+                clean[0] = false;
+                err.println("logrouter: error while stopping: " + e);
             } finally {
                 stopped.countDown();
             }

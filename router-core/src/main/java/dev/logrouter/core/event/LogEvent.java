@@ -90,7 +90,8 @@ public final class LogEvent {
         fields.clear();
         formatHint = FORMAT_AUTO;
         sourceId = 0;
-        sourceName = EMPTY;
+        // sourceName is kept: setSource overwrites it, and not storing a reference per message spares
+        // the garbage collector's write barrier (the event lives in the old generation)
         sinkMask = 0;
         flags = 0;
         pri = DEFAULT_PRI;
@@ -132,7 +133,9 @@ public final class LogEvent {
 
     public void setSource(int id, byte[] name, byte formatHint, long sinkMask) {
         this.sourceId = id;
-        this.sourceName = name;
+        if (this.sourceName != name) {
+            this.sourceName = name;
+        }
         this.formatHint = formatHint;
         this.sinkMask = sinkMask;
     }

@@ -17,10 +17,12 @@ public final class FramingDetector extends ByteToMessageDecoder {
 
     private final int maxFrameLength;
     private final FramingCounters counters;
+    private final FrameConsumer consumer;
 
-    public FramingDetector(int maxFrameLength, FramingCounters counters) {
+    public FramingDetector(int maxFrameLength, FramingCounters counters, FrameConsumer consumer) {
         this.maxFrameLength = maxFrameLength;
         this.counters = counters;
+        this.consumer = consumer;
     }
 
     @Override
@@ -30,8 +32,8 @@ public final class FramingDetector extends ByteToMessageDecoder {
         }
         byte first = in.getByte(in.readerIndex());
         ByteToMessageDecoder next = first >= '0' && first <= '9'
-                ? new OctetCountingFrameDecoder(maxFrameLength, counters)
-                : new LineFrameDecoder(maxFrameLength, counters);
+                ? new OctetCountingFrameDecoder(maxFrameLength, counters, consumer)
+                : new LineFrameDecoder(maxFrameLength, counters, consumer);
         ctx.pipeline().addAfter(ctx.name(), "framing", next);
         ctx.pipeline().remove(this);
     }

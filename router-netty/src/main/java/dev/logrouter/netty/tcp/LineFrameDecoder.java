@@ -2,88 +2,118 @@ package dev.logrouter.netty.tcp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 
 import java.util.List;
 
 /**
  * Non-transparent framing (RFC 6587 §3.4.2): a frame ends at LF; one CR before the LF is dropped;
- * empty lines are skipped. A line longer than {@code maxFrameLength} is not discarded: its first
- * {@code maxFrameLength} bytes become one frame and the rest continues as the next one, as syslog-ng
- * does (counted as truncated). The last line is delivered when the peer closes even without a final LF.
- * Emits retained slices of the input; the next handler releases them.
+ * empty lines are skipped (counted). A line longer than {@code maxFrameLength} is not discarded: its
+ * first {@code maxFrameLength} bytes become one frame and the rest continues as the next one, as
+ * syslog-ng does (counted as truncated). The last line is delivered when the peer closes even without
+ * a final LF.
+ *
+ * <p>Frames are not emitted as {@code ByteBuf}s: their positions go to a {@link FrameConsumer} in
+ * batches, which copies them into the ring. What the consumer has no room for stays in the
+ * decoder's cumulation buffer until it asks again, so nothing is allocated per frame.
  *
  * <p>Threads: one instance per channel, on its event loop. Not sharable.
  */
-public final class LineFrameDecoder extends ByteToMessageDecoder {
+public final class LineFrameDecoder extends FrameDecoder {
 
     private final int maxFrameLength;
     private final FramingCounters counters;
-    /** How many bytes from readerIndex are known to contain no LF. */
+    private final FrameConsumer consumer;
+    private final FrameBatch batch = new FrameBatch();
+    /** How many bytes from the start of the unfinished line are known to contain no LF. */
     private int scanned;
 
-    public LineFrameDecoder(int maxFrameLength, FramingCounters counters) {
+    public LineFrameDecoder(int maxFrameLength, FramingCounters counters, FrameConsumer consumer) {
         this.maxFrameLength = maxFrameLength;
         this.counters = counters;
+        this.consumer = consumer;
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        while (in.isReadable()) {
-            int start = in.readerIndex();
-            int readable = in.readableBytes();
-            // a line of max bytes may be followed by CR LF: look that far before calling it over-long
-            int window = Math.min(readable, maxFrameLength + 2);
-            int lf = in.indexOf(start + scanned, start + window, (byte) '\n');
-            if (lf >= 0) {
-                int len = lf - start;
-                if (len > 0 && in.getByte(lf - 1) == '\r') {
-                    len--;
-                }
-                if (len > maxFrameLength) {
-                    split(in, start, out);
-                } else {
-                    emit(in, start, len, out);
-                    in.readerIndex(lf + 1);
-                }
-                scanned = 0;
-            } else if (readable >= maxFrameLength + 2) {
-                split(in, start, out);
-                scanned = 0;
-            } else {
-                scanned = window;
-                return;
-            }
-        }
-    }
-
-    /** An over-long line: its first max bytes are one frame, the rest continues as the next. */
-    private void split(ByteBuf in, int start, List<Object> out) {
-        counters.truncated.inc();
-        out.add(in.retainedSlice(start, maxFrameLength));
-        in.readerIndex(start + maxFrameLength);
+        decodeFrames(in, false);
     }
 
     @Override
     protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        decode(ctx, in, out);
+        decodeFrames(in, true);
         if (in.isReadable()) {
             int start = in.readerIndex();
             int len = in.readableBytes();
             if (in.getByte(start + len - 1) == '\r') {
                 len--;
             }
-            emit(in, start, len, out);
+            if (len > 0) {
+                batch.add(start, len, in.writerIndex());
+                batch.handOffOrKeep(in, consumer);
+            } else {
+                counters.empty.inc();
+            }
             in.skipBytes(in.readableBytes());
             scanned = 0;
         }
     }
 
-    private void emit(ByteBuf in, int start, int len, List<Object> out) {
-        if (len == 0) {
-            counters.empty.inc();
-        } else {
-            out.add(in.retainedSlice(start, len));
+    private void decodeFrames(ByteBuf in, boolean closing) {
+        int pos = in.readerIndex();
+        int end = in.writerIndex();
+        while (pos < end) {
+            int readable = end - pos;
+            // a line of max bytes may be followed by CR LF: look that far before calling it over-long
+            int window = Math.min(readable, maxFrameLength + 2);
+            int lf = in.indexOf(pos + scanned, pos + window, (byte) '\n');
+            if (lf >= 0) {
+                int len = lf - pos;
+                if (len > 0 && in.getByte(lf - 1) == '\r') {
+                    len--;
+                }
+                if (len > maxFrameLength) {
+                    pos = split(pos);
+                } else if (len == 0) {
+                    counters.empty.inc();
+                    if (!batch.skipTo(lf + 1)) {
+                        in.readerIndex(lf + 1);
+                    }
+                    pos = lf + 1;
+                } else {
+                    batch.add(pos, len, lf + 1);
+                    pos = lf + 1;
+                }
+                scanned = 0;
+            } else if (readable >= maxFrameLength + 2) {
+                pos = split(pos);
+                scanned = 0;
+            } else {
+                scanned = window;
+                break;
+            }
+            if (batch.isFull() && !handOff(in, closing)) {
+                return;
+            }
         }
+        handOff(in, closing);
+    }
+
+    /** An over-long line: its first max bytes are one frame, the rest continues as the next. */
+    private int split(int pos) {
+        counters.truncated.inc();
+        batch.add(pos, maxFrameLength, pos + maxFrameLength);
+        return pos + maxFrameLength;
+    }
+
+    private boolean handOff(ByteBuf in, boolean closing) {
+        if (closing) {
+            batch.handOffOrKeep(in, consumer);
+            return true;
+        }
+        if (!batch.handOff(in, consumer)) {
+            scanned = 0; // decoding restarts at the first frame not taken
+            return false;
+        }
+        return true;
     }
 }

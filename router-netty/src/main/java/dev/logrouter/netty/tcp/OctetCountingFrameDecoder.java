@@ -2,40 +2,63 @@ package dev.logrouter.netty.tcp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 
 import java.util.List;
 
 /**
  * Octet-counting framing (RFC 6587 §3.4.1, RFC 5425): {@code MSG-LEN SP SYSLOG-MSG}. The length must be
  * 1–10 decimal digits followed by one space, and at most {@code maxFrameLength}; anything else is a
- * framing error: counted as malformed, the connection is closed and the rest of its input discarded
- * (as syslog-ng does: {@code Invalid frame header}). A frame cut short by the peer closing is discarded
- * and counted. Emits retained slices of the input; the next handler releases them.
+ * framing error: the frames before it are delivered, then it is counted as malformed, the connection
+ * is closed and the rest of its input discarded (as syslog-ng does: {@code Invalid frame header}). A
+ * frame cut short by the peer closing is discarded and counted; zero-length frames are skipped and
+ * counted.
+ *
+ * <p>Frames go to a {@link FrameConsumer} as positions, in batches; what it has no room for stays in
+ * the cumulation buffer. Nothing is allocated per frame.
  *
  * <p>Threads: one instance per channel, on its event loop. Not sharable.
  */
-public final class OctetCountingFrameDecoder extends ByteToMessageDecoder {
+public final class OctetCountingFrameDecoder extends FrameDecoder {
 
     private static final int MAX_DIGITS = 10;
 
     private final int maxFrameLength;
     private final FramingCounters counters;
+    private final FrameConsumer consumer;
+    private final FrameBatch batch = new FrameBatch();
     private boolean failed;
 
-    public OctetCountingFrameDecoder(int maxFrameLength, FramingCounters counters) {
+    public OctetCountingFrameDecoder(int maxFrameLength, FramingCounters counters, FrameConsumer consumer) {
         this.maxFrameLength = maxFrameLength;
         this.counters = counters;
+        this.consumer = consumer;
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        while (!failed && in.isReadable()) {
-            int start = in.readerIndex();
-            int end = in.writerIndex();
+        decodeFrames(ctx, in, false);
+    }
+
+    @Override
+    protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        decodeFrames(ctx, in, true);
+        if (in.isReadable()) {
+            counters.partial.inc();
+            in.skipBytes(in.readableBytes());
+        }
+    }
+
+    private void decodeFrames(ChannelHandlerContext ctx, ByteBuf in, boolean closing) {
+        if (failed) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        int pos = in.readerIndex();
+        int end = in.writerIndex();
+        while (pos < end) {
             long len = 0;
-            int i = start;
-            while (i < end && i - start <= MAX_DIGITS) {
+            int i = pos;
+            while (i < end && i - pos <= MAX_DIGITS) {
                 byte b = in.getByte(i);
                 if (b < '0' || b > '9') {
                     break;
@@ -43,41 +66,42 @@ public final class OctetCountingFrameDecoder extends ByteToMessageDecoder {
                 len = len * 10 + (b - '0');
                 i++;
             }
-            int digits = i - start;
+            int digits = i - pos;
             if (i == end && digits <= MAX_DIGITS) {
-                return; // header not complete yet
+                break; // header not complete yet
             }
-            if (digits == 0 || digits > MAX_DIGITS || in.getByte(i) != ' ') {
-                fail(ctx, in);
-                return;
-            }
-            if (len > maxFrameLength) {
+            if (digits == 0 || digits > MAX_DIGITS || in.getByte(i) != ' ' || len > maxFrameLength) {
+                batch.handOffOrKeep(in, consumer); // the frames before the bad header are delivered
                 fail(ctx, in);
                 return;
             }
             int bodyStart = i + 1;
             if (end - bodyStart < len) {
-                return; // body not complete yet
+                break; // body not complete yet
             }
             if (len == 0) {
                 counters.empty.inc();
-            } else {
-                out.add(in.retainedSlice(bodyStart, (int) len));
+                if (!batch.skipTo(bodyStart)) {
+                    in.readerIndex(bodyStart);
+                }
+                pos = bodyStart;
+                continue;
             }
-            in.readerIndex(bodyStart + (int) len);
+            batch.add(bodyStart, (int) len, bodyStart + (int) len);
+            pos = bodyStart + (int) len;
+            if (batch.isFull() && !handOff(in, closing)) {
+                return;
+            }
         }
-        if (failed) {
-            in.skipBytes(in.readableBytes());
-        }
+        handOff(in, closing);
     }
 
-    @Override
-    protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        decode(ctx, in, out);
-        if (in.isReadable()) {
-            counters.partial.inc();
-            in.skipBytes(in.readableBytes());
+    private boolean handOff(ByteBuf in, boolean closing) {
+        if (closing) {
+            batch.handOffOrKeep(in, consumer);
+            return true;
         }
+        return batch.handOff(in, consumer);
     }
 
     private void fail(ChannelHandlerContext ctx, ByteBuf in) {

@@ -3,6 +3,7 @@ package dev.logrouter.netty.tcp;
 import dev.logrouter.netty.Peer;
 import dev.logrouter.netty.RingPublisher;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
@@ -11,19 +12,20 @@ import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Last handler of a TCP connection: publishes the frames decoded from one read into the ring as a
- * batch (at read-complete), and implements flow control without ever blocking the event loop. When
- * the ring is nearly full (or the frames of a read did not all fit) the channel stops reading
- * ({@code autoRead=false}); frames already decoded — at most one read loop's worth, up to 16 reads —
- * wait in a per-connection queue; a task on the event loop retries every 200 µs and resumes reading
- * once half the ring is free. Frames queued when the peer closes are still published: nothing read is
- * lost. The handler reports itself finished to its source ({@link TcpSourceState}) only once the
- * channel is inactive and its queue is empty, which is what a clean stop waits for.
+ * Last handler of a TCP connection and the {@link FrameConsumer} of its frame decoder: copies each
+ * batch of decoded frames straight from Netty's buffer into ring slots, and implements flow control
+ * without ever blocking the event loop. When the ring is nearly full, or a batch did not fit, the
+ * channel stops reading ({@code autoRead=false}); undecoded bytes simply stay in the decoder's
+ * cumulation buffer; a task on the event loop retries every 200 µs — it re-fires a read so that the
+ * decoder hands on what it kept — and resumes reading once half the ring is free. Frames of a
+ * connection that closes while the ring is full are copied aside and published later: nothing read is
+ * lost. The handler reports itself finished to its source only once the channel is inactive and
+ * nothing of it is waiting, which is what a clean stop waits for.
  *
- * <p>Threads: one instance per channel, on its event loop, except {@link #isQuiet}, which the
- * stopping thread calls. Not sharable.
+ * <p>Threads: one instance per channel, on its event loop, except {@link #isQuiet} and
+ * {@link #abandonOnEventLoop}, which the stopping thread calls. Not sharable.
  */
-public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
+public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implements FrameConsumer {
 
     private static final long RETRY_MICROS = 200;
 
@@ -31,14 +33,15 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
     private final TcpSourceCounters counters;
     private final TcpSourceState source;
     private final Peer peer = new Peer();
-    private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>();
+    /** Frames copied aside when the connection closed with the ring full (rare path). */
+    private final ArrayDeque<byte[]> kept = new ArrayDeque<>();
     private final Runnable retryTask = this::retry;
     private ChannelHandlerContext ctx;
     private boolean paused;
+    /** The decoder holds frames the ring had no room for. */
+    private boolean decodeBlocked;
     private boolean inactive;
     private boolean finished;
-    /** Frames of this connection counted in the source's pending gauge. */
-    private int reported;
     /** Clock reading of the last read, for the quiet check of a clean stop (read by the stopping thread). */
     private volatile long lastReadNanos = System.nanoTime();
     private volatile boolean busy;
@@ -61,47 +64,50 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelActive();
     }
 
-    /** Queues the frame; frames of one read are published together in {@link #channelReadComplete}. */
+    @Override
+    public int accept(ByteBuf buf, int[] offsets, int[] lengths, int count) {
+        int n = publisher.publishFrames(buf, offsets, lengths, count, peer);
+        if (n < count) {
+            decodeBlocked = true;
+            pause();
+        }
+        return n;
+    }
+
+    @Override
+    public void keep(ByteBuf buf, int[] offsets, int[] lengths, int from, int count) {
+        for (int i = from; i < count; i++) {
+            byte[] copy = new byte[lengths[i]];
+            buf.getBytes(offsets[i], copy);
+            kept.add(copy);
+        }
+        source.keptChanged(count - from);
+        pause();
+    }
+
+    /** Decoders hand frames over through {@link #accept}; anything else arriving here is dropped. */
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof ByteBuf frame)) {
-            ReferenceCountUtil.release(msg);
-            return;
-        }
-        if (finished) {
-            // cannot happen in Netty's order of events; never lose a frame silently if it does
-            counters.abandoned.inc();
-            frame.release();
-            return;
-        }
-        pending.add(frame);
+        ReferenceCountUtil.release(msg);
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         lastReadNanos = System.nanoTime();
-        if (!paused) {
-            publisher.publishBatch(pending, peer);
-            if (!pending.isEmpty() || publisher.shouldPause()) {
-                pause();
-            }
+        if (!paused && publisher.shouldPause()) {
+            pause();
         }
-        report();
         ctx.fireChannelReadComplete();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        // frames decoded from the last bytes (decodeLast) were queued before this; publish them too
+        // the decoder's decodeLast ran before this: every frame was published or kept
         inactive = true;
+        decodeBlocked = false;
         if (!paused) {
-            publisher.publishBatch(pending, peer);
-            if (!pending.isEmpty()) {
-                pause();
-            }
+            finishIfDone();
         }
-        report();
-        finishIfDone();
         ctx.fireChannelInactive();
     }
 
@@ -109,6 +115,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
         inactive = true;
+        decodeBlocked = false;
         if (!paused) {
             finishIfDone();
         }
@@ -135,17 +142,19 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /**
-     * Forced stop: releases and counts the frames that could not be published. Runs on the event loop.
-     */
+    /** Forced stop: counts the kept frames that could not be published. Runs on the event loop. */
     void abandon() {
-        if (!pending.isEmpty()) {
-            counters.abandoned.add(pending.size());
-            pending.forEach(ByteBuf::release);
-            pending.clear();
+        if (!kept.isEmpty()) {
+            counters.abandoned.add(kept.size());
+            source.keptChanged(-kept.size());
+            kept.clear();
         }
-        report();
         inactive = true;
+        decodeBlocked = false;
+        if (paused) {
+            paused = false;
+            source.pausedChanged(-1);
+        }
         finishIfDone();
     }
 
@@ -155,6 +164,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
         }
         paused = true;
         busy = true;
+        source.pausedChanged(1);
         counters.pauses.inc();
         ctx.channel().config().setAutoRead(false);
         scheduleRetry();
@@ -165,17 +175,30 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void retry() {
-        if (finished) {
+        if (finished || !paused) {
             return;
         }
-        publisher.publishBatch(pending, peer);
-        report();
-        if (!pending.isEmpty() || (!inactive && !publisher.mayResume())) {
+        while (!kept.isEmpty() && publisher.tryPublish(kept.peek(), peer)) {
+            kept.poll();
+            source.keptChanged(-1);
+        }
+        if (!kept.isEmpty()) {
+            scheduleRetry();
+            return;
+        }
+        if (!inactive && decodeBlocked) {
+            decodeBlocked = false;
+            // the decoder resumes from its cumulation buffer; accept() sets decodeBlocked again if the ring
+            // still has no room for all of it
+            ctx.pipeline().fireChannelRead(Unpooled.EMPTY_BUFFER);
+        }
+        if (!inactive && (decodeBlocked || !publisher.mayResume())) {
             scheduleRetry();
             return;
         }
         paused = false;
         busy = false;
+        source.pausedChanged(-1);
         lastReadNanos = System.nanoTime();
         if (inactive) {
             finishIfDone();
@@ -184,17 +207,8 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Brings the source's pending gauge in line with this queue: one atomic add per change, not per frame. */
-    private void report() {
-        int now = pending.size();
-        if (now != reported) {
-            source.pendingChanged(now - reported);
-            reported = now;
-        }
-    }
-
     private void finishIfDone() {
-        if (inactive && pending.isEmpty() && !finished) {
+        if (inactive && kept.isEmpty() && !finished) {
             finished = true;
             source.handlerFinished(this);
         }

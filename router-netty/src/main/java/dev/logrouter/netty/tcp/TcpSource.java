@@ -47,8 +47,9 @@ public final class TcpSource implements Source {
         this.counters = new TcpSourceCounters(metrics);
         this.limiter = new ConnectionLimiter(cfg.maxConnections(), counters);
         metrics.gauge("connections", "Open TCP connections.", limiter::open);
-        metrics.gauge("pendingFrames", "Frames read and waiting for ring space (flow control engaged).",
-                state::pendingFrames);
+        metrics.gauge("pausedConnections", "Connections not reading now because the ring is nearly full "
+                + "(flow control engaged).", state::pausedConnections);
+        metrics.gauge("keptFrames", "Frames of closed connections waiting for ring space.", state::keptFrames);
     }
 
     @Override
@@ -69,13 +70,15 @@ public final class TcpSource implements Source {
                     protected void initChannel(Channel ch) {
                         channels.add(ch);
                         ChannelPipeline p = ch.pipeline();
+                        TcpPublishHandler publish = new TcpPublishHandler(publisher, counters, state);
                         p.addLast("limit", limiter);
                         switch (cfg.framing()) {
-                            case octetCounted -> p.addLast("framing", new OctetCountingFrameDecoder(max, framing));
-                            case lf -> p.addLast("framing", new LineFrameDecoder(max, framing));
-                            default -> p.addLast("detect", new FramingDetector(max, framing));
+                            case octetCounted -> p.addLast("framing",
+                                    new OctetCountingFrameDecoder(max, framing, publish));
+                            case lf -> p.addLast("framing", new LineFrameDecoder(max, framing, publish));
+                            default -> p.addLast("detect", new FramingDetector(max, framing, publish));
                         }
-                        p.addLast("publish", new TcpPublishHandler(publisher, counters, state));
+                        p.addLast("publish", publish);
                     }
                 });
         if (cfg.receiveBuffer().bytes() > 0) {

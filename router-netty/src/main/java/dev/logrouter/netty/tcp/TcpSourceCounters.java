@@ -23,6 +23,6 @@ final class TcpSourceCounters {
                 + "(flow control).");
         ioErrors = g.counter("ioErrors", "Connections closed by a socket error.");
         abandoned = g.counter("abandoned", "Frames read but not published because the router was forced to stop "
-                + "before the ring drained.");
+                + "before the ring had room for them.");
     }
 }

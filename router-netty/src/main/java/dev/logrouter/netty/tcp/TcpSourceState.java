@@ -5,15 +5,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What a clean stop of a TCP source waits for: the connections whose publish handler has not finished
- * (its channel still open, or frames still queued for the ring), and the number of frames queued.
+ * What a clean stop of a TCP source waits for — the connections whose publish handler has not
+ * finished (its channel still open, or frames still waiting for the ring) — and the flow-control
+ * gauges.
  *
- * <p>Threads: event loops update it; the stopping thread and JMX read it.
+ * <p>Threads: event loops update it (per connection event, never per frame); the stopping thread and
+ * JMX read it.
  */
 final class TcpSourceState {
 
     private final Set<TcpPublishHandler> live = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger pendingFrames = new AtomicInteger();
+    private final AtomicInteger paused = new AtomicInteger();
+    private final AtomicInteger keptFrames = new AtomicInteger();
 
     void handlerStarted(TcpPublishHandler h) {
         live.add(h);
@@ -23,15 +26,25 @@ final class TcpSourceState {
         live.remove(h);
     }
 
-    void pendingChanged(int delta) {
-        pendingFrames.addAndGet(delta);
+    void pausedChanged(int delta) {
+        paused.addAndGet(delta);
     }
 
-    int pendingFrames() {
-        return pendingFrames.get();
+    void keptChanged(int delta) {
+        keptFrames.addAndGet(delta);
     }
 
-    /** Handlers not finished yet: open connections and closed ones with frames still queued. */
+    /** Connections not reading now because the ring is nearly full. */
+    int pausedConnections() {
+        return paused.get();
+    }
+
+    /** Frames of closed connections copied aside because the ring had no room when they closed. */
+    int keptFrames() {
+        return keptFrames.get();
+    }
+
+    /** Handlers not finished yet: open connections and closed ones with frames still waiting. */
     Set<TcpPublishHandler> live() {
         return live;
     }

@@ -3,8 +3,9 @@
  * LineFrameDecoder → TcpPublishHandler}.
  *
  * <pre>
- *  socket ─▶ frames (retained slices) ─▶ TcpPublishHandler: publish a read's frames as one batch;
- *            ring nearly full ─▶ autoRead off, queue, retry every 200 µs, resume at half free
+ *  socket ─▶ decoder finds frames (positions, no ByteBuf per frame) ─▶ TcpPublishHandler (FrameConsumer):
+ *            copy them into ring slots in batches; ring nearly full ─▶ autoRead off, the rest stays in the
+ *            decoder's buffer, retry every 200 µs, resume at half free
  * </pre>
  */
 package dev.logrouter.netty.tcp;

@@ -19,61 +19,86 @@ class FrameDecoderTest {
     private static final int MAX = 64;
     private MetricGroup metrics;
     private FramingCounters counters;
+    private CollectingConsumer consumer;
 
     @BeforeEach
     void setUp() {
         metrics = new MetricGroup("Source", "test");
         counters = new FramingCounters(metrics);
+        consumer = new CollectingConsumer();
     }
 
     private static ByteBuf buf(String s) {
         return Unpooled.copiedBuffer(s, StandardCharsets.ISO_8859_1);
     }
 
-    /** Reads every frame out of the channel as text and releases it. */
-    private static List<String> frames(EmbeddedChannel ch) {
-        List<String> out = new ArrayList<>();
-        ByteBuf b;
-        while ((b = ch.readInbound()) != null) {
-            out.add(b.toString(StandardCharsets.ISO_8859_1));
-            b.release();
+    /**
+     * Collects the frames a decoder hands over, as text; {@link #room} limits how many it takes before
+     * saying "no room" (the ring is full), and frames it is asked to keep at close are collected too.
+     */
+    private static final class CollectingConsumer implements FrameConsumer {
+
+        final List<String> frames = new ArrayList<>();
+        final List<String> kept = new ArrayList<>();
+        int room = Integer.MAX_VALUE;
+
+        @Override
+        public int accept(ByteBuf buf, int[] offsets, int[] lengths, int count) {
+            int n = Math.min(count, room);
+            for (int i = 0; i < n; i++) {
+                frames.add(buf.toString(offsets[i], lengths[i], StandardCharsets.ISO_8859_1));
+            }
+            room -= n;
+            return n;
         }
-        return out;
+
+        @Override
+        public void keep(ByteBuf buf, int[] offsets, int[] lengths, int from, int count) {
+            for (int i = from; i < count; i++) {
+                kept.add(buf.toString(offsets[i], lengths[i], StandardCharsets.ISO_8859_1));
+            }
+        }
+
+        List<String> drain() {
+            List<String> out = new ArrayList<>(frames);
+            frames.clear();
+            return out;
+        }
     }
 
     @Test
     void lfFramesSplitAcrossReadsAndCrlf() {
-        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters));
+        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters, consumer));
         ch.writeInbound(buf("<13>one\n<13>tw"));
         ch.writeInbound(buf("o\r\n\n<13>three"));
-        assertThat(frames(ch)).containsExactly("<13>one", "<13>two");
+        assertThat(consumer.drain()).containsExactly("<13>one", "<13>two");
         assertThat(metrics.value("emptyFrames")).isEqualTo(1);
         ch.finish(); // peer closes: the last line without LF is delivered
-        assertThat(frames(ch)).containsExactly("<13>three");
+        assertThat(consumer.drain()).containsExactly("<13>three");
     }
 
     @Test
     void lfLineOfExactlyMaxIsOneFrameAndOneOverIsSplit() {
-        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters));
+        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters, consumer));
         String exact = "x".repeat(MAX);
         ch.writeInbound(buf(exact + "\n"));
-        assertThat(frames(ch)).containsExactly(exact);
+        assertThat(consumer.drain()).containsExactly(exact);
         assertThat(metrics.value("truncated")).isZero();
         ch.writeInbound(buf(exact + "yz\n"));
-        assertThat(frames(ch)).containsExactly(exact, "yz");
+        assertThat(consumer.drain()).containsExactly(exact, "yz");
         assertThat(metrics.value("truncated")).isEqualTo(1);
         assertThat(ch.finish()).isFalse();
     }
 
     @Test
     void lfLineOfExactlyMaxWhoseEndArrivesLaterIsNotTruncated() {
-        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters));
+        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters, consumer));
         String exact = "q".repeat(MAX);
         ch.writeInbound(buf(exact));
         ch.writeInbound(buf("\r"));
-        assertThat(frames(ch)).isEmpty();
+        assertThat(consumer.drain()).isEmpty();
         ch.writeInbound(buf("\n" + exact + "\n"));
-        assertThat(frames(ch)).containsExactly(exact, exact);
+        assertThat(consumer.drain()).containsExactly(exact, exact);
         assertThat(metrics.value("truncated")).isZero();
         assertThat(metrics.value("emptyFrames")).isZero();
         assertThat(ch.finish()).isFalse();
@@ -81,41 +106,41 @@ class FrameDecoderTest {
 
     @Test
     void lfVeryLongLineWithoutNewlineIsSplitAsItArrives() {
-        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters));
+        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters, consumer));
         ch.writeInbound(buf("a".repeat(MAX * 2 + 5)));
-        assertThat(frames(ch)).containsExactly("a".repeat(MAX), "a".repeat(MAX));
+        assertThat(consumer.drain()).containsExactly("a".repeat(MAX), "a".repeat(MAX));
         ch.finish();
-        assertThat(frames(ch)).containsExactly("aaaaa");
+        assertThat(consumer.drain()).containsExactly("aaaaa");
     }
 
     @Test
     void octetCountedFramesWithSplitLengthPrefixAndEmbeddedNewlines() {
-        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters));
+        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters, consumer));
         ch.writeInbound(buf("1"));
         ch.writeInbound(buf("0 <13>a\nb\nc"));
         ch.writeInbound(buf("d5 <13>e3 <1"));
-        assertThat(frames(ch)).containsExactly("<13>a\nb\ncd", "<13>e");
+        assertThat(consumer.drain()).containsExactly("<13>a\nb\ncd", "<13>e");
         ch.writeInbound(buf(">"));
-        assertThat(frames(ch)).containsExactly("<1>");
+        assertThat(consumer.drain()).containsExactly("<1>");
         assertThat(ch.isOpen()).isTrue();
         assertThat(ch.finish()).isFalse();
     }
 
     @Test
     void octetCountOfExactlyMaxIsAcceptedAndOneMoreClosesTheConnection() {
-        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters));
+        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters, consumer));
         String exact = "y".repeat(MAX);
         ch.writeInbound(buf(MAX + " " + exact));
-        assertThat(frames(ch)).containsExactly(exact);
+        assertThat(consumer.drain()).containsExactly(exact);
         ch.writeInbound(buf((MAX + 1) + " " + exact + "z"));
-        assertThat(frames(ch)).isEmpty();
+        assertThat(consumer.drain()).isEmpty();
         assertThat(ch.isOpen()).isFalse();
         assertThat(metrics.value("malformed")).isEqualTo(1);
     }
 
     @Test
     void hugeOctetCountIsRejectedBeforeAnyBodyArrives() {
-        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters));
+        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters, consumer));
         ch.writeInbound(buf("99999999999999 "));
         assertThat(ch.isOpen()).isFalse();
         assertThat(metrics.value("malformed")).isEqualTo(1);
@@ -123,44 +148,66 @@ class FrameDecoderTest {
 
     @Test
     void nonDigitHeaderClosesTheConnectionAndDropsTheRest() {
-        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters));
+        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters, consumer));
         ch.writeInbound(buf("5 <13>a12x <13>b\n"));
-        assertThat(frames(ch)).containsExactly("<13>a");
+        assertThat(consumer.drain()).containsExactly("<13>a");
         assertThat(ch.isOpen()).isFalse();
         assertThat(metrics.value("malformed")).isEqualTo(1);
     }
 
     @Test
     void closeInTheMiddleOfAnOctetCountedFrameDiscardsItAndCounts() {
-        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters));
+        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters, consumer));
         ch.writeInbound(buf("60 <13>1 short"));
         ch.finish();
-        assertThat(frames(ch)).isEmpty();
+        assertThat(consumer.drain()).isEmpty();
         assertThat(metrics.value("partialFrames")).isEqualTo(1);
     }
 
     @Test
+    void framesTheConsumerHasNoRoomForStayInTheDecoderUntilAskedAgain() {
+        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters, consumer));
+        consumer.room = 2;
+        ch.writeInbound(buf("<1>a\n<2>b\n<3>c\n<4>d\n"));
+        assertThat(consumer.drain()).containsExactly("<1>a", "<2>b");
+        consumer.room = Integer.MAX_VALUE;
+        ch.writeInbound(Unpooled.EMPTY_BUFFER); // what the publish handler does when the ring has room again
+        assertThat(consumer.drain()).containsExactly("<3>c", "<4>d");
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
+    void atCloseFramesWithoutRoomAreHandedOverToKeep() {
+        EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters, consumer));
+        consumer.room = 1;
+        ch.writeInbound(buf("3 <1>3 <2>3 <3>"));
+        assertThat(consumer.drain()).containsExactly("<1>");
+        ch.finish();
+        assertThat(consumer.kept).containsExactly("<2>", "<3>");
+    }
+
+    @Test
     void detectorChoosesOctetCountingForADigitAndLfOtherwise() {
-        EmbeddedChannel oc = new EmbeddedChannel(new FramingDetector(MAX, counters));
+        EmbeddedChannel oc = new EmbeddedChannel(new FramingDetector(MAX, counters, consumer));
         oc.writeInbound(buf("4 <1>x"));
         oc.writeInbound(buf("3 <2>"));
-        assertThat(frames(oc)).containsExactly("<1>x", "<2>");
+        assertThat(consumer.drain()).containsExactly("<1>x", "<2>");
         assertThat(oc.pipeline().get(OctetCountingFrameDecoder.class)).isNotNull();
         oc.finish();
 
-        EmbeddedChannel lf = new EmbeddedChannel(new FramingDetector(MAX, counters));
+        EmbeddedChannel lf = new EmbeddedChannel(new FramingDetector(MAX, counters, consumer));
         lf.writeInbound(buf("<13>hello\n<13>wor"));
         lf.writeInbound(buf("ld\n"));
-        assertThat(frames(lf)).containsExactly("<13>hello", "<13>world");
+        assertThat(consumer.drain()).containsExactly("<13>hello", "<13>world");
         assertThat(lf.pipeline().get(LineFrameDecoder.class)).isNotNull();
         lf.finish();
     }
 
     @Test
     void garbageOnAnLfConnectionIsPassedOnAsFrames() {
-        EmbeddedChannel ch = new EmbeddedChannel(new FramingDetector(MAX, counters));
+        EmbeddedChannel ch = new EmbeddedChannel(new FramingDetector(MAX, counters, consumer));
         ch.writeInbound(Unpooled.wrappedBuffer(new byte[] {(byte) 0xff, 0x00, (byte) 0xfe, '\n', 'z', '\n'}));
-        List<String> f = frames(ch);
+        List<String> f = consumer.drain();
         assertThat(f).hasSize(2);
         assertThat(f.get(0).getBytes(StandardCharsets.ISO_8859_1)).containsExactly((byte) 0xff, 0x00, (byte) 0xfe);
         ch.finish();

@@ -37,8 +37,8 @@ class TcpPublishHandlerTest {
         metrics = new MetricGroup("Source", "t");
         RingPublisher publisher = new RingPublisher(ring, 0, "t", LogEvent.FORMAT_RFC3164, 1L, metrics);
         state = new TcpSourceState();
-        ch = new EmbeddedChannel(new LineFrameDecoder(1024, FramingCounters.detached()),
-                new TcpPublishHandler(publisher, new TcpSourceCounters(metrics), state));
+        TcpPublishHandler publish = new TcpPublishHandler(publisher, new TcpSourceCounters(metrics), state);
+        ch = new EmbeddedChannel(new LineFrameDecoder(1024, FramingCounters.detached(), publish), publish);
     }
 
     private static String lines(int from, int to) {
@@ -64,7 +64,7 @@ class TcpPublishHandlerTest {
         ch.writeInbound(Unpooled.copiedBuffer(lines(0, 100), StandardCharsets.US_ASCII));
         assertThat(ring.getCursor()).as("the ring took what fitted").isEqualTo(RING - 1);
         assertThat(ch.config().isAutoRead()).as("reading paused").isFalse();
-        assertThat(state.pendingFrames()).isEqualTo(100 - RING);
+        assertThat(state.pausedConnections()).isEqualTo(1);
         assertThat(metrics.value("pauses")).isEqualTo(1);
 
         // nothing consumed yet: the retry task keeps the channel paused
@@ -82,7 +82,6 @@ class TcpPublishHandlerTest {
         for (int i = RING; i < 100; i++) {
             assertThat(msgAt(i)).isEqualTo("<13>Mar  1 10:00:00 h p: m" + i);
         }
-        assertThat(state.pendingFrames()).isZero();
         // 36 of 64 slots in use: less than half free, still paused
         assertThat(ch.config().isAutoRead()).isFalse();
 
@@ -90,6 +89,7 @@ class TcpPublishHandlerTest {
         ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
         ch.runScheduledPendingTasks();
         assertThat(ch.config().isAutoRead()).as("resumed").isTrue();
+        assertThat(state.pausedConnections()).isZero();
         assertThat(metrics.value("received")).isEqualTo(100);
         assertThat(ch.finish()).isFalse();
     }
@@ -100,24 +100,26 @@ class TcpPublishHandlerTest {
         // the peer closes (EmbeddedChannel.close() would also cancel scheduled tasks, which a real event loop
         // keeps): the line without LF is decoded at that moment and queued too
         ch.pipeline().fireChannelInactive();
-        assertThat(state.live()).as("not finished while frames are queued").hasSize(1);
+        assertThat(state.keptFrames()).as("frames copied aside at close").isEqualTo(81 - RING);
+        assertThat(state.live()).as("not finished while frames are kept").hasSize(1);
         consumeAll();
         ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
         ch.runScheduledPendingTasks();
         assertThat(ring.getCursor()).isEqualTo(80);
         assertThat(msgAt(80)).isEqualTo("<13>Mar  1 10:00:00 h p: last");
         assertThat(state.live()).isEmpty();
-        assertThat(state.pendingFrames()).isZero();
+        assertThat(state.keptFrames()).isZero();
         ch.finishAndReleaseAll();
     }
 
     @Test
     void forcedStopReleasesAndCountsWhatCouldNotBePublished() {
         ch.writeInbound(Unpooled.copiedBuffer(lines(0, 70), StandardCharsets.US_ASCII));
+        ch.pipeline().fireChannelInactive(); // the peer closes while the ring is full: 6 frames kept
         TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
         h.abandon();
         assertThat(metrics.value("abandoned")).isEqualTo(70 - RING);
-        assertThat(state.pendingFrames()).isZero();
+        assertThat(state.keptFrames()).isZero();
         assertThat(state.live()).isEmpty();
         ch.finishAndReleaseAll();
     }
