@@ -108,31 +108,11 @@ TMP=$(mktemp -d /tmp/logrouter-e2e.XXXXXX)
 OUT=$TMP/out.log
 RPID=""
 
-# cleanup: stop the router if it still runs (by its pid), remove the temp dir
-cleanup() {
-    if [ -n "$RPID" ] && kill -0 "$RPID" 2>/dev/null; then
-        kill -TERM "$RPID" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$RPID" 2>/dev/null || break; sleep 0.2; done
-        kill -0 "$RPID" 2>/dev/null && kill -KILL "$RPID" 2>/dev/null || true
-        wait "$RPID" 2>/dev/null || true
-    fi
-    if [ "$KEEP" = 1 ]; then echo "e2e: kept $TMP" >&2; else rm -rf "$TMP"; fi
-}
+NAME=e2e
+# shellcheck source=router-process.sh
+. "$HERE/router-process.sh"
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-listening() { ss -ltnH "( sport = :$1 )" 2>/dev/null | grep -q .; }
-
-# free_port: a random port in 20000..32767 (below the ephemeral range) nobody listens on
-free_port() {
-    local p
-    for _ in $(seq 100); do
-        p=$((20000 + RANDOM % 12768))
-        listening "$p" || { echo "$p"; return 0; }
-    done
-    echo "e2e: no free port found" >&2
-    return 1
-}
 
 PORT=$(free_port)
 
@@ -169,11 +149,11 @@ EOF
     > "$TMP/router.log" 2>&1 &
 RPID=$!
 for _ in $(seq $((STARTUP_SECS * 10))); do
-    listening "$PORT" && break
+    tcp_listening "$PORT" && break
     kill -0 "$RPID" 2>/dev/null || break
     sleep 0.1
 done
-if ! listening "$PORT"; then
+if ! tcp_listening "$PORT"; then
     echo "e2e: router is not listening on 127.0.0.1:$PORT; its log:" >&2
     tail -n 40 "$TMP/router.log" >&2
     exit 4

@@ -49,38 +49,16 @@ RESULT=$TMP/result.json
 mkdir -p "$OUT"
 RPID=""
 
-cleanup() {
-    if [ -n "$RPID" ] && kill -0 "$RPID" 2>/dev/null; then
-        kill -TERM "$RPID" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$RPID" 2>/dev/null || break; sleep 0.2; done
-        kill -0 "$RPID" 2>/dev/null && kill -KILL "$RPID" 2>/dev/null || true
-        wait "$RPID" 2>/dev/null || true
-    fi
-    if [ "$KEEP" = 1 ]; then echo "syslog-diff: kept $TMP" >&2; else rm -rf "$TMP"; fi
-}
+NAME=syslog-diff
+# shellcheck source=router-process.sh
+. "$HERE/router-process.sh"
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-tcp_listening() { ss -ltnH "( sport = :$1 )" 2>/dev/null | grep -q .; }
-udp_bound() { ss -lunH "( sport = :$1 )" 2>/dev/null | grep -q .; }
-
-# free_port: a port in 20000..32767 (below the ephemeral range) bound by nobody, TCP or UDP,
-# and not already handed out by this script (the caller appends to PICKED: $(...) is a subshell)
-PICKED=" "
-free_port() {
-    local p
-    for _ in $(seq 200); do
-        p=$((20000 + RANDOM % 12768))
-        [[ $PICKED == *" $p "* ]] && continue
-        if ! tcp_listening "$p" && ! udp_bound "$p"; then echo "$p"; return 0; fi
-    done
-    echo "syslog-diff: no free port found" >&2
-    return 1
-}
-P_UDP3164=$(free_port); PICKED+="$P_UDP3164 "
-P_TCP3164=$(free_port); PICKED+="$P_TCP3164 "
-P_UDP5424=$(free_port); PICKED+="$P_UDP5424 "
-P_TCP5424=$(free_port); PICKED+="$P_TCP5424 "
+P_UDP3164=$(free_port)
+P_TCP3164=$(free_port "$P_UDP3164")
+P_UDP5424=$(free_port "$P_UDP3164" "$P_TCP3164")
+P_TCP5424=$(free_port "$P_UDP3164" "$P_TCP3164" "$P_UDP5424")
 
 cat > "$TMP/router.yaml" <<EOF
 # written by router-bench/syslog-diff.sh
