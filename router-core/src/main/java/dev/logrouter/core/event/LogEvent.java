@@ -45,9 +45,7 @@ public final class LogEvent {
 
     /** Flag: the syslog header could not be parsed; MSG holds a replacement text built from the raw bytes. */
     public static final int FLAG_PARSE_ERROR = 1;
-    /** Flag: the source cut the frame at max-message-size. */
-    public static final int FLAG_TRUNCATED = 1 << 1;
-    /** Flag: the message is marked as not to be delivered (e.g. an empty datagram). */
+    /** Flag: the slot holds no message to deliver (a claimed slot that could not be filled). */
     public static final int FLAG_DISCARD = 1 << 2;
 
     private static final int INITIAL_CAPACITY = 512;
