@@ -23,7 +23,7 @@ public final class LineFrameDecoder extends FrameDecoder {
     private final int maxFrameLength;
     private final FramingCounters counters;
     private final FrameConsumer consumer;
-    private final FrameBatch batch = new FrameBatch();
+    private final FrameBatch batch;
     /** How many bytes from the start of the unfinished line are known to contain no LF. */
     private int scanned;
 
@@ -31,6 +31,7 @@ public final class LineFrameDecoder extends FrameDecoder {
         this.maxFrameLength = maxFrameLength;
         this.counters = counters;
         this.consumer = consumer;
+        this.batch = new FrameBatch(counters);
     }
 
     @Override
@@ -43,16 +44,22 @@ public final class LineFrameDecoder extends FrameDecoder {
         decodeFrames(in, true);
         if (in.isReadable()) {
             int start = in.readerIndex();
-            int len = in.readableBytes();
-            if (in.getByte(start + len - 1) == '\r') {
+            int end = in.writerIndex();
+            int len = end - start;
+            if (in.getByte(end - 1) == '\r') {
                 len--;
             }
-            if (len > 0) {
-                batch.add(start, len, in.writerIndex());
-                batch.handOffOrKeep(in, consumer);
-            } else {
-                counters.empty.inc();
+            if (len == 0) {
+                batch.skipEmpty(in, end);
             }
+            while (len > 0) {
+                int part = Math.min(len, maxFrameLength);
+                boolean last = part == len;
+                batch.add(start, part, last ? end : start + part, !last);
+                start += part;
+                len -= part;
+            }
+            batch.handOffOrKeep(in, consumer);
             in.skipBytes(in.readableBytes());
             scanned = 0;
         }
@@ -74,13 +81,10 @@ public final class LineFrameDecoder extends FrameDecoder {
                 if (len > maxFrameLength) {
                     pos = split(pos);
                 } else if (len == 0) {
-                    counters.empty.inc();
-                    if (!batch.skipTo(lf + 1)) {
-                        in.readerIndex(lf + 1);
-                    }
+                    batch.skipEmpty(in, lf + 1);
                     pos = lf + 1;
                 } else {
-                    batch.add(pos, len, lf + 1);
+                    batch.add(pos, len, lf + 1, false);
                     pos = lf + 1;
                 }
                 scanned = 0;
@@ -100,8 +104,7 @@ public final class LineFrameDecoder extends FrameDecoder {
 
     /** An over-long line: its first max bytes are one frame, the rest continues as the next. */
     private int split(int pos) {
-        counters.truncated.inc();
-        batch.add(pos, maxFrameLength, pos + maxFrameLength);
+        batch.add(pos, maxFrameLength, pos + maxFrameLength, true);
         return pos + maxFrameLength;
     }
 

@@ -25,13 +25,14 @@ public final class OctetCountingFrameDecoder extends FrameDecoder {
     private final int maxFrameLength;
     private final FramingCounters counters;
     private final FrameConsumer consumer;
-    private final FrameBatch batch = new FrameBatch();
+    private final FrameBatch batch;
     private boolean failed;
 
     public OctetCountingFrameDecoder(int maxFrameLength, FramingCounters counters, FrameConsumer consumer) {
         this.maxFrameLength = maxFrameLength;
         this.counters = counters;
         this.consumer = consumer;
+        this.batch = new FrameBatch(counters);
     }
 
     @Override
@@ -80,14 +81,11 @@ public final class OctetCountingFrameDecoder extends FrameDecoder {
                 break; // body not complete yet
             }
             if (len == 0) {
-                counters.empty.inc();
-                if (!batch.skipTo(bodyStart)) {
-                    in.readerIndex(bodyStart);
-                }
+                batch.skipEmpty(in, bodyStart);
                 pos = bodyStart;
                 continue;
             }
-            batch.add(bodyStart, (int) len, bodyStart + (int) len);
+            batch.add(bodyStart, (int) len, bodyStart + (int) len, false);
             pos = bodyStart + (int) len;
             if (batch.isFull() && !handOff(in, closing)) {
                 return;

@@ -66,7 +66,8 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
 
     @Override
     public int accept(ByteBuf buf, int[] offsets, int[] lengths, int count) {
-        int n = publisher.publishFrames(buf, offsets, lengths, count, peer);
+        // frames kept aside at close go first: nothing later may overtake them
+        int n = kept.isEmpty() ? publisher.publishFrames(buf, offsets, lengths, count, peer) : 0;
         if (n < count) {
             decodeBlocked = true;
             pause();

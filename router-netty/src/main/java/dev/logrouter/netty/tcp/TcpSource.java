@@ -127,6 +127,7 @@ public final class TcpSource implements Source {
             if (System.nanoTime() > deadline) {
                 return false;
             }
+            channels.close(); // one accepted just before the listener closed registers late
             Thread.sleep(5);
         }
         return true;

@@ -177,6 +177,32 @@ class FrameDecoderTest {
     }
 
     @Test
+    void emptyLinesAndSplitsAreCountedOnceEvenWhenFramesAreHandedOverAgain() {
+        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters, consumer));
+        consumer.room = 1;
+        ch.writeInbound(buf("<1>a\n\n<2>b\n\n\n" + "y".repeat(MAX + 3) + "\n<3>c\n"));
+        for (int i = 0; i < 5; i++) {
+            ch.writeInbound(Unpooled.EMPTY_BUFFER); // re-asked several times while the consumer has no room
+        }
+        consumer.room = Integer.MAX_VALUE;
+        ch.writeInbound(Unpooled.EMPTY_BUFFER);
+        assertThat(consumer.drain()).containsExactly("<1>a", "<2>b", "y".repeat(MAX), "yyy", "<3>c");
+        assertThat(metrics.value("emptyFrames")).isEqualTo(3);
+        assertThat(metrics.value("truncated")).isEqualTo(1);
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
+    void aLastLineOneByteOverTheLimitIsSplitAtClose() {
+        EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters, consumer));
+        ch.writeInbound(buf("a".repeat(MAX + 1)));
+        assertThat(consumer.drain()).isEmpty();
+        ch.finish();
+        assertThat(consumer.drain()).containsExactly("a".repeat(MAX), "a");
+        assertThat(metrics.value("truncated")).isEqualTo(1);
+    }
+
+    @Test
     void atCloseFramesWithoutRoomAreHandedOverToKeep() {
         EmbeddedChannel ch = new EmbeddedChannel(new OctetCountingFrameDecoder(MAX, counters, consumer));
         consumer.room = 1;

@@ -113,6 +113,25 @@ class TcpPublishHandlerTest {
     }
 
     @Test
+    void nothingOvertakesFramesKeptAtClose() {
+        ch.writeInbound(Unpooled.copiedBuffer(lines(0, 70), StandardCharsets.US_ASCII));
+        ch.pipeline().fireChannelInactive(); // 6 frames kept aside
+        consumeAll(); // the ring has room again before the retry ran
+        TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
+        io.netty.buffer.ByteBuf later = Unpooled.copiedBuffer("<13>Mar  1 10:00:00 h p: later", StandardCharsets.US_ASCII);
+        assertThat(h.accept(later, new int[] {0}, new int[] {later.readableBytes()}, 1))
+                .as("a frame handed over while others are kept must wait behind them").isZero();
+        later.release();
+        ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+        for (int i = RING; i < 70; i++) {
+            assertThat(msgAt(i)).isEqualTo("<13>Mar  1 10:00:00 h p: m" + i);
+        }
+        assertThat(state.live()).isEmpty();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void forcedStopReleasesAndCountsWhatCouldNotBePublished() {
         ch.writeInbound(Unpooled.copiedBuffer(lines(0, 70), StandardCharsets.US_ASCII));
         ch.pipeline().fireChannelInactive(); // the peer closes while the ring is full: 6 frames kept
