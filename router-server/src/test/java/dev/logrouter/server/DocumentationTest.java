@@ -40,6 +40,26 @@ class DocumentationTest {
     }
 
     @Test
+    void everyMetricARouterRegistersIsDocumentedInTheReadme() throws Exception {
+        String yaml = """
+                sources:
+                  - {name: t, type: tcp, bind: "127.0.0.1:0"}
+                  - {name: u, type: udp, bind: "127.0.0.1:0"}
+                sinks:
+                  - {name: f, type: file, path: "target/doc-test/${HOST}.log"}
+                """;
+        Router router = new Router(ComponentTypes.loader().load(yaml, "doc-test.yaml"));
+        String readme = readme();
+        String table = readme.substring(readme.indexOf("### Metrics (JMX)"), readme.indexOf("### Tuning"));
+        for (var group : router.metrics().groups()) {
+            for (var metric : group.metrics()) {
+                assertThat(table).as("README metrics table lists %s/%s", group.type(), metric.name())
+                        .contains("`" + metric.name() + "`");
+            }
+        }
+    }
+
+    @Test
     void defaultConfigurationIsValid() throws Exception {
         var cfg = ComponentTypes.loader().load(ROOT.resolve("config/router.yaml"));
         assertThat(cfg.sources()).extracting(s -> s.name()).containsExactly("net", "net-udp");

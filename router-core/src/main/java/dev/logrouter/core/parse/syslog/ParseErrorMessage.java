@@ -3,12 +3,13 @@ package dev.logrouter.core.parse.syslog;
 import dev.logrouter.core.event.LogEvent;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Replaces an unparsable frame with the message syslog-ng emits in its place: PRI 43 (syslog.err), HOST the
  * sender, PROGRAM {@code syslog-ng}, PID this JVM's pid, SDATA {@code [meta sequenceId="N"]} (N counts these
- * messages process-wide, from 1), MSG {@code Error processing log message: } followed by the frame with
+ * messages per source, from 1, as syslog-ng does), MSG {@code Error processing log message: } followed by the frame with
  * {@code >@<} inserted one byte before the position where the scan stopped (nothing inserted when it stopped at
  * offset 0, e.g. a malformed PRI), the receive time as stamp, and {@link LogEvent#FLAG_PARSE_ERROR}.
  *
@@ -16,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ParseErrorMessage {
 
-    private static final AtomicLong SEQUENCE = new AtomicLong();
+    /** Replacement messages numbered per source, as syslog-ng numbers them (rare path). */
+    private static final ConcurrentHashMap<Integer, AtomicLong> SEQUENCES = new ConcurrentHashMap<>();
     private static final byte[] PID = Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII);
     private static final byte[] PROGRAM = ascii("syslog-ng");
     private static final byte[] PREFIX = ascii("Error processing log message: ");
@@ -43,7 +45,7 @@ final class ParseErrorMessage {
         e.setHostFromPeer();
         e.setFieldIn(LogEvent.PROGRAM, LogEvent.IN_AUX, e.auxAppend(PROGRAM, 0, PROGRAM.length), PROGRAM.length);
         e.setFieldIn(LogEvent.PID, LogEvent.IN_AUX, e.auxAppend(PID, 0, PID.length), PID.length);
-        byte[] seq = Long.toString(SEQUENCE.incrementAndGet()).getBytes(StandardCharsets.US_ASCII);
+        byte[] seq = Long.toString(SEQUENCES.computeIfAbsent(e.sourceId(), k -> new AtomicLong()).incrementAndGet()).getBytes(StandardCharsets.US_ASCII);
         e.fields().set(SEQUENCE_ID, 0, SEQUENCE_ID.length, seq, 0, seq.length, META_LEN);
 
         byte[] raw = e.raw();
