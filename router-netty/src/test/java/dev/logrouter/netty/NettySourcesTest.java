@@ -6,6 +6,7 @@ import dev.logrouter.core.config.ByteSize;
 import dev.logrouter.core.config.TimeSpan;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.testing.Conditions;
 import dev.logrouter.netty.tcp.Framing;
 import dev.logrouter.netty.tcp.TcpSource;
 import dev.logrouter.netty.tcp.TcpSourceConfig;
@@ -21,6 +22,7 @@ import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -56,15 +58,8 @@ class NettySourcesTest {
         return new InetSocketAddress(hostPort.substring(0, c), Integer.parseInt(hostPort.substring(c + 1)));
     }
 
-    private static boolean await(LongSupplier value, long expected) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
-            if (value.getAsLong() >= expected) {
-                return true;
-            }
-            Thread.sleep(5);
-        }
-        return value.getAsLong() >= expected;
+    private static boolean await(LongSupplier value, long expected) {
+        return Conditions.await(() -> value.getAsLong() >= expected, Duration.ofSeconds(10));
     }
 
     @Test

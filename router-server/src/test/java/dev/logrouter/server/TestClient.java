@@ -1,5 +1,7 @@
 package dev.logrouter.server;
 
+import dev.logrouter.core.testing.Conditions;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.DatagramPacket;
@@ -9,6 +11,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -54,16 +57,9 @@ final class TestClient {
         return all;
     }
 
-    /** Polls until the condition holds or the deadline passes; returns whether it held. */
-    static boolean await(BooleanSupplier condition, long timeoutMillis) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (System.currentTimeMillis() < deadline) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(10);
-        }
-        return condition.getAsBoolean();
+    /** Waits until the condition holds or the deadline passes; returns whether it held. */
+    static boolean await(BooleanSupplier condition, long timeoutMillis) {
+        return Conditions.await(condition, Duration.ofMillis(timeoutMillis));
     }
 
     /** Lines of a file as raw bytes (split on LF), or empty when it does not exist. */

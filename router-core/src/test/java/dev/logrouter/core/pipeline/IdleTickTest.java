@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,6 +26,7 @@ class IdleTickTest {
     @Test
     void anIdleSinkIsTickedOnItsOwnThread() throws Exception {
         List<String> tickThreads = new CopyOnWriteArrayList<>();
+        CountDownLatch twoTicks = new CountDownLatch(2);
         Sink sink = new Sink() {
             @Override
             public long append(LogEvent event) {
@@ -38,6 +40,7 @@ class IdleTickTest {
             @Override
             public void tick() {
                 tickThreads.add(Thread.currentThread().getName());
+                twoTicks.countDown();
             }
 
             @Override
@@ -50,10 +53,7 @@ class IdleTickTest {
                 new MetricRegistry(), Clock.SYSTEM);
         pipeline.start();
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (tickThreads.size() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            assertThat(twoTicks.await(10, TimeUnit.SECONDS)).as("two idle ticks").isTrue();
             assertThat(tickThreads).hasSizeGreaterThanOrEqualTo(2).allMatch("sink-idle"::equals);
         } finally {
             assertThat(pipeline.drainAndStop(10, TimeUnit.SECONDS)).isTrue();

@@ -20,18 +20,11 @@ import java.util.List;
  */
 public final class LineFrameDecoder extends FrameDecoder {
 
-    private final int maxFrameLength;
-    private final FramingCounters counters;
-    private final FrameConsumer consumer;
-    private final FrameBatch batch;
     /** How many bytes from the start of the unfinished line are known to contain no LF. */
     private int scanned;
 
     public LineFrameDecoder(int maxFrameLength, FramingCounters counters, FrameConsumer consumer) {
-        this.maxFrameLength = maxFrameLength;
-        this.counters = counters;
-        this.consumer = consumer;
-        this.batch = new FrameBatch(counters);
+        super(maxFrameLength, counters, consumer);
     }
 
     @Override
@@ -96,27 +89,18 @@ public final class LineFrameDecoder extends FrameDecoder {
                 break;
             }
             if (batch.isFull() && !handOff(in, closing)) {
+                scanned = 0; // decoding restarts at the first frame not taken
                 return;
             }
         }
-        handOff(in, closing);
+        if (!handOff(in, closing)) {
+            scanned = 0;
+        }
     }
 
     /** An over-long line: its first max bytes are one frame, the rest continues as the next. */
     private int split(int pos) {
         batch.add(pos, maxFrameLength, pos + maxFrameLength, true);
         return pos + maxFrameLength;
-    }
-
-    private boolean handOff(ByteBuf in, boolean closing) {
-        if (closing) {
-            batch.handOffOrKeep(in, consumer);
-            return true;
-        }
-        if (!batch.handOff(in, consumer)) {
-            scanned = 0; // decoding restarts at the first frame not taken
-            return false;
-        }
-        return true;
     }
 }

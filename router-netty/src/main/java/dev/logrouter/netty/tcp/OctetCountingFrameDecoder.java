@@ -22,17 +22,10 @@ public final class OctetCountingFrameDecoder extends FrameDecoder {
 
     private static final int MAX_DIGITS = 10;
 
-    private final int maxFrameLength;
-    private final FramingCounters counters;
-    private final FrameConsumer consumer;
-    private final FrameBatch batch;
     private boolean failed;
 
     public OctetCountingFrameDecoder(int maxFrameLength, FramingCounters counters, FrameConsumer consumer) {
-        this.maxFrameLength = maxFrameLength;
-        this.counters = counters;
-        this.consumer = consumer;
-        this.batch = new FrameBatch(counters);
+        super(maxFrameLength, counters, consumer);
     }
 
     @Override
@@ -92,14 +85,6 @@ public final class OctetCountingFrameDecoder extends FrameDecoder {
             }
         }
         handOff(in, closing);
-    }
-
-    private boolean handOff(ByteBuf in, boolean closing) {
-        if (closing) {
-            batch.handOffOrKeep(in, consumer);
-            return true;
-        }
-        return batch.handOff(in, consumer);
     }
 
     private void fail(ChannelHandlerContext ctx, ByteBuf in) {
