@@ -15,7 +15,7 @@ public record PipelineConfig(
                 + "Header parsing alone is cheap: on 2 cores one worker measured faster than two.",
                 defaultValue = "1")
         Integer parseWorkers,
-        @Option(doc = "How a stage waits for events: backoff (spin, yield, then park up to 1 ms; no lock on "
+        @Option(doc = "How a stage waits for events: backoff (spin, yield, then park up to 10 ms; no lock on "
                 + "publish), blocking (lock and condition; stage-to-stage waits spin), yielding or busy-spin "
                 + "(lowest latency, a core per stage).", defaultValue = "backoff")
         WaitStrategyName waitStrategy,

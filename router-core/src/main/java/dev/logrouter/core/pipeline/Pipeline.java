@@ -99,7 +99,7 @@ public final class Pipeline {
 
     private static WaitStrategy waitStrategy(PipelineConfig.WaitStrategyName name) {
         return switch (name) {
-            case backoff -> new BackoffWaitStrategy(1, 100, TimeUnit.MILLISECONDS);
+            case backoff -> new BackoffWaitStrategy(10, 100, TimeUnit.MILLISECONDS);
             case blocking -> new LiteBlockingWaitStrategy();
             case yielding -> new YieldingWaitStrategy();
             case busySpin -> new BusySpinWaitStrategy();
