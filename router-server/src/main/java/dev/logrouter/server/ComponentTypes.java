@@ -2,7 +2,12 @@ package dev.logrouter.server;
 
 import dev.logrouter.core.config.ConfigLoader;
 import dev.logrouter.core.config.SinkConfig;
+import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.core.metrics.MetricRegistry;
+import dev.logrouter.core.parse.ParserConfig;
+import dev.logrouter.core.parse.ParserTypes;
+import dev.logrouter.core.route.Routes;
 import dev.logrouter.netty.tcp.TcpSourceConfig;
 import dev.logrouter.netty.udp.UdpSourceConfig;
 import dev.logrouter.sinks.file.FileSinkConfig;
@@ -19,11 +24,13 @@ public final class ComponentTypes {
 
     public static final Map<String, Class<? extends SourceConfig>> SOURCES = new LinkedHashMap<>();
     public static final Map<String, Class<? extends SinkConfig>> SINKS = new LinkedHashMap<>();
+    public static final Map<String, Class<? extends ParserConfig>> PARSERS = new LinkedHashMap<>();
 
     static {
         SOURCES.put("tcp", TcpSourceConfig.class);
         SOURCES.put("udp", UdpSourceConfig.class);
         SINKS.put("file", FileSinkConfig.class);
+        PARSERS.putAll(ParserTypes.core());
     }
 
     private ComponentTypes() {
@@ -36,12 +43,28 @@ public final class ComponentTypes {
         SOURCES.forEach((name, type) -> sections.put("sources[] type: " + name, type));
         sections.put("pipeline", dev.logrouter.core.config.PipelineConfig.class);
         sections.put("routes[]", dev.logrouter.core.config.RouteConfig.class);
+        PARSERS.forEach((name, type) -> sections.put("parsers.<chain>[] / rewrites.<chain>[] type: " + name, type));
         SINKS.forEach((name, type) -> sections.put("sinks[] type: " + name, type));
         sections.put("monitoring.jmx", dev.logrouter.core.config.JmxConfig.class);
         return dev.logrouter.core.config.ConfigReference.markdown(sections);
     }
 
     public static ConfigLoader loader() {
-        return new ConfigLoader(SOURCES, SINKS);
+        return new ConfigLoader(SOURCES, SINKS, PARSERS);
+    }
+
+    /** The YAML type name of a parser-chain step record. */
+    public static String parserTypeName(Class<? extends ParserConfig> type) {
+        for (Map.Entry<String, Class<? extends ParserConfig>> e : PARSERS.entrySet()) {
+            if (e.getValue() == type) {
+                return e.getKey();
+            }
+        }
+        throw new IllegalArgumentException("unregistered parser type " + type.getName());
+    }
+
+    /** Compiles the routes of {@code cfg} (filters, chains): throws IllegalArgumentException naming the culprit. */
+    public static Routes routes(RouterConfig cfg, MetricRegistry metrics) {
+        return new Routes(cfg, cfg.pipeline().zone(), metrics, ComponentTypes::parserTypeName);
     }
 }

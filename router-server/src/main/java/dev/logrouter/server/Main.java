@@ -92,7 +92,18 @@ public final class Main {
                         "embedded:router.yaml");
             }
         }
-        return ComponentTypes.loader().load(Path.of(configFile == null ? DEFAULT_CONFIG : configFile));
+        String file = configFile == null ? DEFAULT_CONFIG : configFile;
+        return compiled(ComponentTypes.loader().load(Path.of(file)), file);
+    }
+
+    /** Compiles the routes once (filters, regexes, parser options) so that their errors are config errors. */
+    private static RouterConfig compiled(RouterConfig cfg, String origin) throws ConfigException {
+        try {
+            ComponentTypes.routes(cfg, new dev.logrouter.core.metrics.MetricRegistry());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(origin + ": " + e.getMessage(), e);
+        }
+        return cfg;
     }
 
     private static int checkConfig(String configFile, PrintStream out, PrintStream err) throws IOException {

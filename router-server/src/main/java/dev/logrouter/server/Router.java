@@ -8,7 +8,8 @@ import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.pipeline.Pipeline;
 import dev.logrouter.core.pipeline.SinkBinding;
-import dev.logrouter.core.route.RouteTable;
+import dev.logrouter.core.route.RouteEvaluator;
+import dev.logrouter.core.route.Routes;
 import dev.logrouter.core.sink.Clock;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.source.Source;
@@ -51,9 +52,15 @@ public final class Router {
     public Router(RouterConfig cfg) {
         this.cfg = cfg;
         ZoneId zone = cfg.pipeline().zone();
+        Routes routes = ComponentTypes.routes(cfg, metrics);
         List<EventParser> parsers = new ArrayList<>();
         for (int i = 0; i < cfg.pipeline().parseWorkers(); i++) {
-            parsers.add(new SyslogHeaderParser(zone));
+            SyslogHeaderParser header = new SyslogHeaderParser(zone);
+            RouteEvaluator evaluator = routes.newEvaluator();
+            parsers.add(event -> {
+                header.parse(event);
+                evaluator.parse(event);
+            });
         }
         List<SinkBinding> sinks = new ArrayList<>();
         for (SinkConfig sc : cfg.sinks()) {
@@ -61,9 +68,9 @@ public final class Router {
         }
         pipeline = new Pipeline(cfg.pipeline(), parsers, sinks, metrics, Clock.SYSTEM);
         transport = new NettyTransport(cfg.pipeline().ioThreads());
-        RouteTable routes = new RouteTable(cfg);
         for (int i = 0; i < cfg.sources().size(); i++) {
-            sources.add(createSource(cfg.sources().get(i), i, routes.sinkMask(i)));
+            // the parse workers set each event's sinks from the routes; sources publish with none
+            sources.add(createSource(cfg.sources().get(i), i, 0L));
         }
     }
 

@@ -23,7 +23,12 @@ import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.logrouter.core.parse.ParserConfig;
+import dev.logrouter.core.parse.ParserTypes;
+
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -51,6 +56,16 @@ public final class ConfigLoader {
      */
     public ConfigLoader(Map<String, Class<? extends SourceConfig>> sourceTypes,
                         Map<String, Class<? extends SinkConfig>> sinkTypes) {
+        this(sourceTypes, sinkTypes, ParserTypes.core());
+    }
+
+    /**
+     * @param parserTypes YAML {@code type} name → parser-chain step record ({@link ParserTypes#core()} and
+     *                    the steps of other modules)
+     */
+    public ConfigLoader(Map<String, Class<? extends SourceConfig>> sourceTypes,
+                        Map<String, Class<? extends SinkConfig>> sinkTypes,
+                        Map<String, Class<? extends ParserConfig>> parserTypes) {
         mapper = YAMLMapper.builder()
                 .propertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -61,6 +76,7 @@ public final class ConfigLoader {
                 .build();
         sourceTypes.forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
         sinkTypes.forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
+        parserTypes.forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
     }
 
     public RouterConfig load(Path file) throws ConfigException {
@@ -106,6 +122,15 @@ public final class ConfigLoader {
                 out.add(withDefaults(o, o == null ? Object.class : o.getClass(), path + "[" + i++ + "]", origin));
             }
             return List.copyOf(out);
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> en : map.entrySet()) {
+                Object o = en.getValue();
+                out.put(en.getKey(), withDefaults(o, o == null ? Object.class : o.getClass(),
+                        path + "." + en.getKey(), origin));
+            }
+            return Collections.unmodifiableMap(out);
         }
         Class<?> cls = value.getClass();
         if (!cls.isRecord() || cls == ByteSize.class || cls == TimeSpan.class) {
@@ -181,6 +206,12 @@ public final class ConfigLoader {
         if (cfg.sinks().isEmpty()) {
             throw new ConfigException(origin + ": sinks: at least one sink is needed");
         }
+        for (String c : cfg.parsers().keySet()) {
+            if (cfg.rewrites().containsKey(c)) {
+                throw new ConfigException(origin + ": rewrites." + c + ": a parser chain has the same name; "
+                        + "rename one (their counters would share names)");
+            }
+        }
         Set<String> routes = new HashSet<>();
         for (int i = 0; i < cfg.routes().size(); i++) {
             RouteConfig r = cfg.routes().get(i);
@@ -193,8 +224,21 @@ public final class ConfigLoader {
                             + "' (sources: " + new TreeSet<>(sources) + ")");
                 }
             }
-            if (r.to().isEmpty()) {
-                throw new ConfigException(origin + ": routes[" + i + "].to: name at least one sink");
+            if (r.to().isEmpty() && r.parsers().isEmpty() && r.rewrite().isEmpty()) {
+                throw new ConfigException(origin + ": routes[" + i + "].to: name at least one sink (a route "
+                        + "without sinks must at least run parsers or rewrites)");
+            }
+            for (String c : r.parsers()) {
+                if (!cfg.parsers().containsKey(c)) {
+                    throw new ConfigException(origin + ": routes[" + i + "].parsers: no parser chain named '" + c
+                            + "' (parsers: " + new TreeSet<>(cfg.parsers().keySet()) + ")");
+                }
+            }
+            for (String c : r.rewrite()) {
+                if (!cfg.rewrites().containsKey(c)) {
+                    throw new ConfigException(origin + ": routes[" + i + "].rewrite: no rewrite chain named '" + c
+                            + "' (rewrites: " + new TreeSet<>(cfg.rewrites().keySet()) + ")");
+                }
             }
             for (String s : r.to()) {
                 if (!sinks.contains(s)) {

@@ -1,6 +1,9 @@
 package dev.logrouter.core.config;
 
+import dev.logrouter.core.parse.ParserConfig;
+
 import java.util.List;
+import java.util.Map;
 
 /**
  * The whole router configuration, as bound from one YAML file by {@link ConfigLoader}.
@@ -12,6 +15,14 @@ public record RouterConfig(
         List<SourceConfig> sources,
         @Option(doc = "Ring and stage options.", defaultValue = "{}")
         PipelineConfig pipeline,
+        @Option(doc = "Named parser chains: name → list of parser steps (json, kv, xml, csv, regex, ...).",
+                defaultValue = "{}")
+        Map<String, List<ParserConfig>> parsers,
+        @Option(doc = "Named rewrite chains: name → list of rewrite steps (set, unset, subst, set-tag, clear-tag).",
+                defaultValue = "{}")
+        Map<String, List<ParserConfig>> rewrites,
+        @Option(doc = "Named filter expressions, usable in routes as filter(name).", defaultValue = "{}")
+        Map<String, String> filters,
         @Option(doc = "Routes from sources to sinks, in evaluation order.", defaultValue = "[]")
         List<RouteConfig> routes,
         @Option(doc = "Destinations.", defaultValue = Option.REQUIRED)

@@ -27,9 +27,83 @@ public final class FieldTable {
     private int[] tag = new int[8];
     private int count;
 
+    // an open transaction (see begin/commit/rollback): the state to go back to, and the old values of
+    // entries that existed before it and were overwritten since
+    private boolean inTransaction;
+    private int markCount;
+    private int markData;
+    private int[] undo = new int[16];
+    private int undoLength;
+
     public void clear() {
         dataLength = 0;
         count = 0;
+        inTransaction = false;
+    }
+
+    /**
+     * Opens a transaction: everything set from now on can be undone with {@link #rollback()}, so a parser
+     * that fails half-way leaves the table as it found it. One transaction at a time; not for
+     * {@link #unset}.
+     */
+    public void beginTransaction() {
+        inTransaction = true;
+        markCount = count;
+        markData = dataLength;
+        undoLength = 0;
+    }
+
+    /** Keeps what was set since {@link #beginTransaction()}. */
+    public void commit() {
+        inTransaction = false;
+    }
+
+    /** Forgets what was set since {@link #beginTransaction()}: new entries go, overwritten values return. */
+    public void rollback() {
+        if (!inTransaction) {
+            return;
+        }
+        for (int u = undoLength - 4; u >= 0; u -= 4) {
+            int i = undo[u];
+            valOff[i] = undo[u + 1];
+            valLen[i] = undo[u + 2];
+            tag[i] = undo[u + 3];
+        }
+        count = markCount;
+        dataLength = markData;
+        inTransaction = false;
+    }
+
+    private void saveForUndo(int i) {
+        if (!inTransaction || i >= markCount) {
+            return;
+        }
+        if (undoLength + 4 > undo.length) {
+            undo = Arrays.copyOf(undo, undo.length * 2);
+        }
+        undo[undoLength++] = i;
+        undo[undoLength++] = valOff[i];
+        undo[undoLength++] = valLen[i];
+        undo[undoLength++] = tag[i];
+    }
+
+    /** Removes the entry for {@code name} if present (later entries move up one); returns whether it was there. */
+    public boolean unset(byte[] name, int nOff, int nLen) {
+        if (inTransaction) {
+            throw new IllegalStateException("unset inside a transaction");
+        }
+        int i = indexOf(name, nOff, nLen);
+        if (i < 0) {
+            return false;
+        }
+        int tail = count - i - 1;
+        System.arraycopy(nameOff, i + 1, nameOff, i, tail);
+        System.arraycopy(nameLen, i + 1, nameLen, i, tail);
+        System.arraycopy(valOff, i + 1, valOff, i, tail);
+        System.arraycopy(valLen, i + 1, valLen, i, tail);
+        System.arraycopy(tag, i + 1, tag, i, tail);
+        count--;
+        return true;
     }
 
     public int size() {
@@ -41,6 +115,7 @@ public final class FieldTable {
      */
     public int set(byte[] name, int nOff, int nLen, byte[] value, int vOff, int vLen, int entryTag) {
         int i = entry(name, nOff, nLen);
+        saveForUndo(i);
         valOff[i] = append(value, vOff, vLen);
         valLen[i] = vLen;
         tag[i] = entryTag;
@@ -57,6 +132,7 @@ public final class FieldTable {
     /** Starts a value that the caller composes byte by byte with {@link #appendToValue}; returns the entry. */
     public int begin(byte[] name, int nOff, int nLen, int entryTag) {
         int i = entry(name, nOff, nLen);
+        saveForUndo(i);
         valOff[i] = dataLength;
         valLen[i] = 0;
         tag[i] = entryTag;
@@ -71,6 +147,14 @@ public final class FieldTable {
         ensureData(1);
         data[dataLength++] = b;
         valLen[i]++;
+    }
+
+    /** Appends bytes to the value of entry {@code i}, under the same rule as {@link #appendToValue(int, byte)}. */
+    public void appendToValue(int i, byte[] src, int off, int len) {
+        ensureData(len);
+        System.arraycopy(src, off, data, dataLength, len);
+        dataLength += len;
+        valLen[i] += len;
     }
 
     /** The entry for a name, added (name copied, value empty) when it is new. */

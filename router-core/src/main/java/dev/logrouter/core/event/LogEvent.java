@@ -63,6 +63,8 @@ public final class LogEvent {
     private int fieldSetMask;
 
     private final FieldTable fields = new FieldTable();
+    private int[] tags = new int[4];
+    private int tagCount;
 
     private byte formatHint;
     private int sourceId;
@@ -86,6 +88,7 @@ public final class LogEvent {
         peerLength = 0;
         fieldSetMask = 0;
         fields.clear();
+        tagCount = 0;
         formatHint = FORMAT_AUTO;
         sourceId = 0;
         // sourceName is kept: setSource overwrites it, and not storing a reference per message spares
@@ -296,6 +299,48 @@ public final class LogEvent {
     /** Parsed name-value pairs (structured data, parser output). */
     public FieldTable fields() {
         return fields;
+    }
+
+    // ---------------------------------------------------------------- tags
+
+    /** Adds a tag (an id from {@link Tags#id}); adding a tag the event has is a no-op. */
+    public void addTag(int tagId) {
+        if (hasTag(tagId)) {
+            return;
+        }
+        if (tagCount == tags.length) {
+            tags = Arrays.copyOf(tags, tagCount * 2);
+        }
+        tags[tagCount++] = tagId;
+    }
+
+    /** Removes a tag if present (order of the others kept). */
+    public void removeTag(int tagId) {
+        for (int i = 0; i < tagCount; i++) {
+            if (tags[i] == tagId) {
+                System.arraycopy(tags, i + 1, tags, i, tagCount - i - 1);
+                tagCount--;
+                return;
+            }
+        }
+    }
+
+    public boolean hasTag(int tagId) {
+        for (int i = 0; i < tagCount; i++) {
+            if (tags[i] == tagId) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Number of tags on the event; {@link #tagAt} reads them in the order they were added. */
+    public int tagCount() {
+        return tagCount;
+    }
+
+    public int tagAt(int i) {
+        return tags[i];
     }
 
     // ---------------------------------------------------------------- timestamp

@@ -2,7 +2,9 @@ package dev.logrouter.core.metrics;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -17,6 +19,7 @@ public final class MetricGroup {
     private final String type;
     private final String name;
     private final List<Metric> metrics = new ArrayList<>();
+    private final Map<String, Counter> counters = new HashMap<>();
 
     public MetricGroup(String type, String name) {
         this.type = type;
@@ -31,10 +34,17 @@ public final class MetricGroup {
         return name;
     }
 
-    /** Declares a counter. */
-    public Counter counter(String metricName, String description) {
-        Counter c = new Counter();
-        metrics.add(new Metric(metricName, description, true, c::get));
+    /**
+     * Declares a counter, or returns the one already declared under that name (so that the per-thread
+     * instances of one component share their counters).
+     */
+    public synchronized Counter counter(String metricName, String description) {
+        Counter c = counters.get(metricName);
+        if (c == null) {
+            c = new Counter();
+            counters.put(metricName, c);
+            metrics.add(new Metric(metricName, description, true, c::get));
+        }
         return c;
     }
 

@@ -90,6 +90,62 @@ public final class ByteBuilder {
         return append(s.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Appends {@code n} chars of {@code s} from {@code off} encoded as UTF-8, without allocating (hot path). */
+    public ByteBuilder appendUtf8(CharSequence s, int off, int n) {
+        ensure(n * 3);
+        int end = off + n;
+        for (int i = off; i < end; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                buf[len++] = (byte) c;
+            } else {
+                i += encode(c, i + 1 < end ? s.charAt(i + 1) : 0);
+            }
+        }
+        return this;
+    }
+
+    /** Appends {@code n} chars of {@code c} from {@code off} encoded as UTF-8, without allocating (hot path). */
+    public ByteBuilder appendUtf8(char[] c, int off, int n) {
+        ensure(n * 3);
+        int end = off + n;
+        for (int i = off; i < end; i++) {
+            char ch = c[i];
+            if (ch < 0x80) {
+                buf[len++] = (byte) ch;
+            } else {
+                i += encode(ch, i + 1 < end ? c[i + 1] : 0);
+            }
+        }
+        return this;
+    }
+
+    /** Encodes one non-ASCII char (with the next one if they form a surrogate pair); returns 1 if it used the next. */
+    private int encode(char c, char next) {
+        ensure(4);
+        if (c < 0x800) {
+            buf[len++] = (byte) (0xC0 | (c >> 6));
+            buf[len++] = (byte) (0x80 | (c & 0x3F));
+            return 0;
+        }
+        if (Character.isHighSurrogate(c) && Character.isLowSurrogate(next)) {
+            int cp = Character.toCodePoint(c, next);
+            buf[len++] = (byte) (0xF0 | (cp >> 18));
+            buf[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+            buf[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+            buf[len++] = (byte) (0x80 | (cp & 0x3F));
+            return 1;
+        }
+        if (Character.isSurrogate(c)) {
+            buf[len++] = (byte) '?';
+            return 0;
+        }
+        buf[len++] = (byte) (0xE0 | (c >> 12));
+        buf[len++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+        buf[len++] = (byte) (0x80 | (c & 0x3F));
+        return 0;
+    }
+
     public void ensure(int extra) {
         if (len + extra > buf.length) {
             buf = Arrays.copyOf(buf, Math.max(len + extra, buf.length * 2));

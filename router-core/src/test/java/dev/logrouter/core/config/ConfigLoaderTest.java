@@ -96,7 +96,7 @@ class ConfigLoaderTest {
         assertThat(in.tlsKey()).isEqualTo("/etc/key.pem");
         assertThat(in.maxMessageSize()).isEqualTo(new ByteSize(65536));
         assertThat(((TestFileSinkConfig) cfg.sinks().get(0)).batchSize()).isEqualTo(10);
-        assertThat(cfg.routes()).containsExactly(new RouteConfig("all", List.of(), List.of("out"), false));
+        assertThat(cfg.routes()).containsExactly(new RouteConfig("all", List.of(), null, List.of(), List.of(), List.of("out"), false, false));
     }
 
     @Test
@@ -401,7 +401,12 @@ class ConfigLoaderTest {
         assertThat(failure(MINIMAL, "routes:", "  - {name: r, to: [out]}", "  - {name: s, from: [net], to: [out]}"))
                 .isEqualTo(ORIGIN + ": routes[1].from: no source named 'net' (sources: [in])");
         assertThat(failure(MINIMAL, "routes:", "  - {name: r, to: []}"))
-                .isEqualTo(ORIGIN + ": routes[0].to: name at least one sink");
+                .isEqualTo(ORIGIN + ": routes[0].to: name at least one sink (a route without sinks must at least "
+                        + "run parsers or rewrites)");
+        assertThat(failure(MINIMAL, "routes:", "  - {name: r, parsers: [p], to: [out]}"))
+                .isEqualTo(ORIGIN + ": routes[0].parsers: no parser chain named 'p' (parsers: [])");
+        assertThat(failure(MINIMAL, "routes:", "  - {name: r, rewrite: [w], to: [out]}"))
+                .isEqualTo(ORIGIN + ": routes[0].rewrite: no rewrite chain named 'w' (rewrites: [])");
         assertThat(failure(MINIMAL, "routes:", "  - {name: r, to: [out]}", "  - {name: r, to: [out]}"))
                 .isEqualTo(ORIGIN + ": routes[1].name: duplicate route name 'r'");
     }
@@ -421,6 +426,6 @@ class ConfigLoaderTest {
     @Test
     void finalKeyOfARoute() throws Exception {
         RouterConfig cfg = load(MINIMAL, "routes:", "  - {name: r, from: [in], to: [out], final: true}");
-        assertThat(cfg.routes()).containsExactly(new RouteConfig("r", List.of("in"), List.of("out"), true));
+        assertThat(cfg.routes()).containsExactly(new RouteConfig("r", List.of("in"), null, List.of(), List.of(), List.of("out"), true, false));
     }
 }

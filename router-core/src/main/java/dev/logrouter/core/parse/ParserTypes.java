@@ -1,0 +1,27 @@
+package dev.logrouter.core.parse;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The parser-chain step types of the core ({@code type:} in {@code parsers:} and {@code rewrites:}):
+ * message parsers and rewrite rules. Other modules (PatternDB) add theirs when the server assembles the
+ * type registry.
+ *
+ * <p>Threads: immutable after class initialisation.
+ */
+public final class ParserTypes {
+
+    private static final Map<String, Class<? extends ParserConfig>> TYPES = new LinkedHashMap<>();
+
+    static {
+    }
+
+    private ParserTypes() {
+    }
+
+    /** YAML type name → config record, in documentation order. */
+    public static Map<String, Class<? extends ParserConfig>> core() {
+        return java.util.Collections.unmodifiableMap(TYPES);
+    }
+}

@@ -1,0 +1,107 @@
+package dev.logrouter.core.route;
+
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.filter.Filter;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.parse.EventParser;
+
+/**
+ * Evaluates the routes for one message and stamps the result on it as a sink mask: routes in order,
+ * each taking the message when its sources include the message's source and its filter matches; a
+ * route that takes it runs its parser and rewrite chains (each chain at most once per message, however
+ * many routes name it), adds its sinks, and stops the evaluation if it is {@code final}. When no route
+ * took the message, the {@code fallback} routes are evaluated the same way. A parser's output and tags
+ * are visible to the filters of later routes, which is how a route selects messages a parser failed on.
+ *
+ * <p>Threads: one instance per parse worker, called by that worker only.
+ */
+public final class RouteEvaluator implements EventParser {
+
+    private final Routes.Route[] routes;
+    private final Routes.Route[] fallbacks;
+    private final Filter[] filters;
+    private final Filter[] fallbackFilters;
+    private final EventParser[][] chains;
+    private final boolean[] chainRun;
+    private final boolean routeAll;
+    private final long allSinks;
+    private final Counter unrouted;
+
+    RouteEvaluator(Routes.Route[] routes, Routes.Route[] fallbacks, EventParser[][] chains, boolean routeAll,
+                   long allSinks, Counter unrouted) {
+        this.routes = routes;
+        this.fallbacks = fallbacks;
+        this.filters = filters(routes);
+        this.fallbackFilters = filters(fallbacks);
+        this.chains = chains;
+        this.chainRun = new boolean[chains.length];
+        this.routeAll = routeAll;
+        this.allSinks = allSinks;
+        this.unrouted = unrouted;
+    }
+
+    private static Filter[] filters(Routes.Route[] rs) {
+        Filter[] f = new Filter[rs.length];
+        for (int i = 0; i < rs.length; i++) {
+            f[i] = rs[i].filter() == null ? null : rs[i].filter().newFilter();
+        }
+        return f;
+    }
+
+    @Override
+    public void parse(LogEvent event) {
+        if (event.hasFlag(LogEvent.FLAG_DISCARD)) {
+            return;
+        }
+        if (routeAll) {
+            event.setSinkMask(allSinks);
+            return;
+        }
+        java.util.Arrays.fill(chainRun, false);
+        long sourceBit = 1L << event.sourceId();
+        long mask = 0;
+        boolean taken = false;
+        for (int i = 0; i < routes.length; i++) {
+            Routes.Route r = routes[i];
+            if ((r.sourceMask() & sourceBit) == 0 || (filters[i] != null && !filters[i].test(event))) {
+                continue;
+            }
+            taken = true;
+            mask |= take(r, event);
+            if (r.isFinal()) {
+                break;
+            }
+        }
+        if (!taken) {
+            for (int i = 0; i < fallbacks.length; i++) {
+                Routes.Route r = fallbacks[i];
+                if ((r.sourceMask() & sourceBit) == 0
+                        || (fallbackFilters[i] != null && !fallbackFilters[i].test(event))) {
+                    continue;
+                }
+                taken = true;
+                mask |= take(r, event);
+                if (r.isFinal()) {
+                    break;
+                }
+            }
+        }
+        if (!taken) {
+            unrouted.inc();
+        }
+        event.setSinkMask(mask);
+    }
+
+    private long take(Routes.Route r, LogEvent event) {
+        r.matched().inc();
+        for (int c : r.chains()) {
+            if (!chainRun[c]) {
+                chainRun[c] = true;
+                for (EventParser step : chains[c]) {
+                    step.parse(event);
+                }
+            }
+        }
+        return r.sinks();
+    }
+}

@@ -1,0 +1,147 @@
+package dev.logrouter.core.route;
+
+import dev.logrouter.core.config.RouteConfig;
+import dev.logrouter.core.config.RouterConfig;
+import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.core.filter.FilterExpression;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.metrics.MetricRegistry;
+import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.core.parse.ParseContext;
+import dev.logrouter.core.parse.ParserConfig;
+
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The routes of a configuration, compiled once: each route's sources as a bit set, its filter
+ * expression, the parser and rewrite chains it runs and its sinks as a 64-bit mask (bit k = sink k in
+ * config order). Every chain step's options are checked here, so a bad regex or filter fails at startup
+ * (and in {@code check-config}) with the route or chain that holds it.
+ *
+ * <p>Each parse worker gets its own {@link RouteEvaluator} ({@link #newEvaluator()}), with its own
+ * instances of the filters and parser steps; counters are shared.
+ *
+ * <p>Threads: built on the configuring thread; immutable afterwards.
+ */
+public final class Routes {
+
+    /** One compiled route. */
+    record Route(String name, long sourceMask, FilterExpression filter, int[] chains, long sinks, boolean isFinal,
+                 Counter matched) {
+    }
+
+    /** One chain step: its config and the context its instances are built with. */
+    record Step(ParserConfig cfg, ParseContext ctx) {
+    }
+
+    private final Route[] routes;
+    private final Route[] fallbacks;
+    private final List<List<Step>> chains = new ArrayList<>();
+    private final Counter unrouted;
+    private final boolean routeAll;
+    private final long allSinks;
+
+    /**
+     * @param typeName YAML type name of a step record (for default step names)
+     */
+    public Routes(RouterConfig cfg, ZoneId zone, MetricRegistry metrics,
+                  Function<Class<? extends ParserConfig>, String> typeName) {
+        int nSinks = cfg.sinks().size();
+        allSinks = nSinks == 64 ? -1L : (1L << nSinks) - 1;
+        routeAll = cfg.routes().isEmpty();
+        List<String> sinkNames = cfg.sinks().stream().map(s -> s.name()).toList();
+        List<String> sourceNames = cfg.sources().stream().map(SourceConfig::name).toList();
+        if (sourceNames.size() > 64) {
+            throw new IllegalArgumentException("sources: at most 64 sources are supported");
+        }
+        unrouted = metrics.group("Routes", "main").counter("unrouted",
+                "Messages that no route took (delivered nowhere); 0 when no routes are configured.");
+
+        Map<String, Integer> chainIds = new HashMap<>();
+        Map<String, List<ParserConfig>> named = new LinkedHashMap<>(cfg.parsers());
+        named.putAll(cfg.rewrites());
+        List<Route> normal = new ArrayList<>();
+        List<Route> fallback = new ArrayList<>();
+        for (RouteConfig r : cfg.routes()) {
+            long sources = 0;
+            if (r.from().isEmpty()) {
+                sources = -1L;
+            }
+            for (String s : r.from()) {
+                sources |= 1L << sourceNames.indexOf(s);
+            }
+            FilterExpression filter = null;
+            if (r.filter() != null) {
+                try {
+                    filter = FilterExpression.compile(r.filter(), cfg.filters());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("routes." + r.name() + ".filter: " + e.getMessage(), e);
+                }
+            }
+            List<String> used = new ArrayList<>(r.parsers());
+            used.addAll(r.rewrite());
+            int[] ids = new int[used.size()];
+            for (int i = 0; i < ids.length; i++) {
+                String chain = used.get(i);
+                ids[i] = chainIds.computeIfAbsent(chain, c -> compileChain(c, named.get(c), zone, metrics, typeName));
+            }
+            long sinks = 0;
+            for (String s : r.to()) {
+                sinks |= 1L << sinkNames.indexOf(s);
+            }
+            MetricGroup g = metrics.group("Route", r.name());
+            Counter matched = g.counter("matched", "Messages this route took (source and filter matched).");
+            Route compiled = new Route(r.name(), sources, filter, ids, sinks, Boolean.TRUE.equals(r.isFinal()), matched);
+            (Boolean.TRUE.equals(r.fallback()) ? fallback : normal).add(compiled);
+        }
+        routes = normal.toArray(new Route[0]);
+        fallbacks = fallback.toArray(new Route[0]);
+    }
+
+    private int compileChain(String chain, List<ParserConfig> steps, ZoneId zone, MetricRegistry metrics,
+                             Function<Class<? extends ParserConfig>, String> typeName) {
+        List<Step> compiled = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        for (int i = 0; i < steps.size(); i++) {
+            ParserConfig pc = steps.get(i);
+            String type = typeName.apply(pc.getClass());
+            String name = pc.name();
+            if (name == null) {
+                name = chain + "." + type;
+                int n = seen.merge(name, 1, Integer::sum);
+                if (n > 1) {
+                    name = name + "." + n;
+                }
+            }
+            ParseContext ctx = new ParseContext(name, type, zone, metrics.group("Parser", name));
+            try {
+                pc.create(ctx); // validates the options once, before any worker starts
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(chain + "[" + i + "] (" + type + "): " + e.getMessage(), e);
+            }
+            compiled.add(new Step(pc, ctx));
+        }
+        chains.add(compiled);
+        return chains.size() - 1;
+    }
+
+    /** A new evaluator with its own filter and step instances, for one parse worker. */
+    public RouteEvaluator newEvaluator() {
+        EventParser[][] steps = new EventParser[chains.size()][];
+        for (int c = 0; c < steps.length; c++) {
+            List<Step> chain = chains.get(c);
+            steps[c] = new EventParser[chain.size()];
+            for (int i = 0; i < chain.size(); i++) {
+                steps[c][i] = chain.get(i).cfg().create(chain.get(i).ctx());
+            }
+        }
+        return new RouteEvaluator(routes, fallbacks, steps, routeAll, allSinks, unrouted);
+    }
+}
