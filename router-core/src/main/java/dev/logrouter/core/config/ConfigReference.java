@@ -48,6 +48,14 @@ public final class ConfigReference {
     }
 
     private static String typeName(Type t) {
+        if (t instanceof ParameterizedType pt && pt.getRawType() == Map.class) {
+            Type value = pt.getActualTypeArguments()[1];
+            if (value instanceof ParameterizedType vp && vp.getActualTypeArguments()[0] instanceof Class<?> c
+                    && c.isInterface()) {
+                return "map of name → list (each item has `type:`)";
+            }
+            return "map of name → " + typeName(value);
+        }
         if (t instanceof ParameterizedType pt) {
             Type item = pt.getActualTypeArguments()[0];
             if (item instanceof Class<?> c && c.isInterface()) {
