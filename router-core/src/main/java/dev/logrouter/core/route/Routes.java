@@ -47,6 +47,7 @@ public final class Routes {
     private final Counter unrouted;
     private final boolean routeAll;
     private final long allSinks;
+    private final java.util.Set<String> rewriteChains;
 
     /**
      * @param typeName YAML type name of a step record (for default step names)
@@ -64,9 +65,12 @@ public final class Routes {
         unrouted = metrics.group("Routes", "main").counter("unrouted",
                 "Messages that no route took (delivered nowhere); 0 when no routes are configured.");
 
+        // every named chain is compiled (and so checked), used or not
         Map<String, Integer> chainIds = new HashMap<>();
         Map<String, List<ParserConfig>> named = new LinkedHashMap<>(cfg.parsers());
         named.putAll(cfg.rewrites());
+        rewriteChains = cfg.rewrites().keySet();
+        named.forEach((chain, steps) -> chainIds.put(chain, compileChain(chain, steps, zone, metrics, typeName)));
         List<Route> normal = new ArrayList<>();
         List<Route> fallback = new ArrayList<>();
         for (RouteConfig r : cfg.routes()) {
@@ -90,7 +94,7 @@ public final class Routes {
             int[] ids = new int[used.size()];
             for (int i = 0; i < ids.length; i++) {
                 String chain = used.get(i);
-                ids[i] = chainIds.computeIfAbsent(chain, c -> compileChain(c, named.get(c), zone, metrics, typeName));
+                ids[i] = chainIds.get(chain);
             }
             long sinks = 0;
             for (String s : r.to()) {
@@ -124,7 +128,8 @@ public final class Routes {
             try {
                 pc.create(ctx); // validates the options once, before any worker starts
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(chain + "[" + i + "] (" + type + "): " + e.getMessage(), e);
+                String where = (rewriteChains.contains(chain) ? "rewrites." : "parsers.") + chain;
+                throw new IllegalArgumentException(where + "[" + i + "] (type " + type + "): " + e.getMessage(), e);
             }
             compiled.add(new Step(pc, ctx));
         }
