@@ -41,13 +41,8 @@ class DocumentationTest {
 
     @Test
     void everyMetricARouterRegistersIsDocumentedInTheReadme() throws Exception {
-        String yaml = """
-                sources:
-                  - {name: t, type: tcp, bind: "127.0.0.1:0"}
-                  - {name: u, type: udp, bind: "127.0.0.1:0"}
-                sinks:
-                  - {name: f, type: file, path: "target/doc-test/${HOST}.log"}
-                """;
+        // the parsers example has every kind of component: sources, parsers, rewrites, routes, sinks
+        String yaml = Files.readString(ROOT.resolve("config/parsers.yaml")).replace("127.0.0.1:5514", "127.0.0.1:0");
         Router router = new Router(ComponentTypes.loader().load(yaml, "doc-test.yaml"));
         String readme = readme();
         String table = readme.substring(readme.indexOf("### Metrics (JMX)"), readme.indexOf("### Tuning"));
@@ -55,6 +50,16 @@ class DocumentationTest {
             for (var metric : group.metrics()) {
                 assertThat(table).as("README metrics table lists %s/%s", group.type(), metric.name())
                         .contains("`" + metric.name() + "`");
+            }
+        }
+    }
+
+    @Test
+    void everyExampleConfigurationPassesCheckConfig() throws Exception {
+        try (var files = Files.list(ROOT.resolve("config"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
+                var cfg = Main.load(f.toString(), System.err);
+                assertThat(cfg.sinks()).as("%s", f).isNotEmpty();
             }
         }
     }
