@@ -18,11 +18,13 @@ final class StringMatcher implements ByteMatcher {
     private final byte[] pattern;
     private final int mode;
     private final boolean ignoreCase;
+    private final int[] skip;
 
     StringMatcher(byte[] pattern, int mode, boolean ignoreCase) {
         this.pattern = ignoreCase ? lower(pattern) : pattern;
         this.mode = mode;
         this.ignoreCase = ignoreCase;
+        this.skip = skipTable(this.pattern);
     }
 
     @Override
@@ -51,35 +53,48 @@ final class StringMatcher implements ByteMatcher {
         return true;
     }
 
-    /** Offset of the first occurrence of the pattern in the range, or -1. */
+    /**
+     * Offset of the first occurrence of the pattern in the range, or -1: Boyer-Moore-Horspool, so a search
+     * looks at about {@code length / pattern length} bytes of a value that does not contain the pattern.
+     */
     private int indexOf(byte[] v, int off, int len) {
         byte[] p = pattern;
         int plen = p.length;
         if (plen == 0) {
             return off;
         }
-        byte first = p[0];
+        int[] skip = this.skip;
+        byte lastByte = p[plen - 1];
         int last = off + len - plen;
-        for (int i = off; i <= last; i++) {
-            byte b = ignoreCase ? lower(v[i]) : v[i];
-            if (b != first) {
-                continue;
-            }
-            int k = 1;
-            if (ignoreCase) {
-                while (k < plen && lower(v[i + k]) == p[k]) {
-                    k++;
+        int i = off;
+        if (ignoreCase) {
+            while (i <= last) {
+                byte b = lower(v[i + plen - 1]);
+                if (b == lastByte && regionEquals(v, i, p)) {
+                    return i;
                 }
-            } else {
-                while (k < plen && v[i + k] == p[k]) {
-                    k++;
-                }
+                i += skip[b & 0xFF];
             }
-            if (k == plen) {
-                return i;
+        } else {
+            while (i <= last) {
+                byte b = v[i + plen - 1];
+                if (b == lastByte && java.util.Arrays.equals(v, i, i + plen, p, 0, plen)) {
+                    return i;
+                }
+                i += skip[b & 0xFF];
             }
         }
         return -1;
+    }
+
+    /** Horspool shift table: how far the window may move when its last byte is b. */
+    private static int[] skipTable(byte[] p) {
+        int[] skip = new int[256];
+        java.util.Arrays.fill(skip, Math.max(1, p.length));
+        for (int i = 0; i < p.length - 1; i++) {
+            skip[p[i] & 0xFF] = p.length - 1 - i;
+        }
+        return skip;
     }
 
     private static byte lower(byte b) {
