@@ -386,7 +386,7 @@ final class FilterParser {
                     + pattern.describe(), "e.g. " + fn + "(\"sshd\")");
         }
         next();
-        int type = MatchSpec.PCRE;
+        int type = fn.equals("source") ? MatchSpec.STRING : MatchSpec.PCRE; // syslog-ng's source() compares strings
         boolean ignoreCase = false;
         boolean prefix = false;
         boolean substring = false;

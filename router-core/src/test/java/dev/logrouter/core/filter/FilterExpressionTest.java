@@ -162,9 +162,11 @@ class FilterExpressionTest {
         }
 
         @Test
-        void sourceIsTheSourceName() {
+        void sourceIsTheSourceNameComparedAsAStringByDefault() {
             assertThat(test("source(\"net\")", SSHD)).isTrue();
-            assertThat(test("source(\"n.t\")", SSHD)).isTrue();
+            assertThat(test("source(\"ne\")", SSHD)).isFalse(); // exact, as syslog-ng's source()
+            assertThat(test("source(\"n.t\")", SSHD)).isFalse();
+            assertThat(test("source(\"n.t\" type(pcre))", SSHD)).isTrue();
             assertThat(test("source(\"other\")", SSHD)).isFalse();
         }
 
