@@ -65,6 +65,14 @@ public final class Routes {
         unrouted = metrics.group("Routes", "main").counter("unrouted",
                 "Messages that no route took (delivered nowhere); 0 when no routes are configured.");
 
+        // every named filter compiles, even one no route uses yet (a typo must not wait for its first use)
+        for (Map.Entry<String, String> f : cfg.filters().entrySet()) {
+            try {
+                FilterExpression.compile(f.getValue(), cfg.filters(), new MetricGroup("Filter", f.getKey()), zone);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("filters." + f.getKey() + ": " + e.getMessage(), e);
+            }
+        }
         // every named chain is compiled (and so checked), used or not
         Map<String, Integer> chainIds = new HashMap<>();
         Map<String, List<ParserConfig>> named = new LinkedHashMap<>(cfg.parsers());
@@ -84,7 +92,8 @@ public final class Routes {
             FilterExpression filter = null;
             if (r.filter() != null) {
                 try {
-                    filter = FilterExpression.compile(r.filter(), cfg.filters());
+                    filter = FilterExpression.compile(r.filter(), cfg.filters(), metrics.group("Route", r.name()),
+                            zone);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("routes." + r.name() + ".filter: " + e.getMessage(), e);
                 }
