@@ -26,12 +26,16 @@ public final class SyslogNames {
         "November", "December",
     };
     private static final String[] WEEKDAYS = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    private static final String[] WEEKDAY_NAMES = {
+        "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+    };
 
     private static final byte[][] FACILITY_BYTES = ascii(FACILITIES);
     private static final byte[][] SEVERITY_BYTES = ascii(SEVERITIES);
     private static final byte[][] MONTH_BYTES = ascii(MONTHS);
     private static final byte[][] MONTH_NAME_BYTES = ascii(MONTH_NAMES);
     private static final byte[][] WEEKDAY_BYTES = ascii(WEEKDAYS);
+    private static final byte[][] WEEKDAY_NAME_BYTES = ascii(WEEKDAY_NAMES);
 
     private SyslogNames() {
     }
@@ -58,6 +62,11 @@ public final class SyslogNames {
     /** Three-letter English weekday abbreviation, 0 = Sunday. */
     public static byte[] weekday(int dow) {
         return WEEKDAY_BYTES[dow];
+    }
+
+    /** Full English weekday name ({@code ${WEEK_DAY_NAME}}), 0 = Sunday. */
+    public static byte[] weekdayName(int dow) {
+        return WEEKDAY_NAME_BYTES[dow];
     }
 
     /** Facility number for a name (cold path, config), or -1. */

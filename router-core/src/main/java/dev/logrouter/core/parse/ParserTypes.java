@@ -1,5 +1,11 @@
 package dev.logrouter.core.parse;
 
+import dev.logrouter.core.rewrite.ClearTagConfig;
+import dev.logrouter.core.rewrite.SetConfig;
+import dev.logrouter.core.rewrite.SetTagConfig;
+import dev.logrouter.core.rewrite.SubstConfig;
+import dev.logrouter.core.rewrite.UnsetConfig;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,6 +21,11 @@ public final class ParserTypes {
     private static final Map<String, Class<? extends ParserConfig>> TYPES = new LinkedHashMap<>();
 
     static {
+        TYPES.put("set", SetConfig.class);
+        TYPES.put("unset", UnsetConfig.class);
+        TYPES.put("subst", SubstConfig.class);
+        TYPES.put("set-tag", SetTagConfig.class);
+        TYPES.put("clear-tag", ClearTagConfig.class);
     }
 
     private ParserTypes() {

@@ -1,5 +1,7 @@
 package dev.logrouter.core.template;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -14,9 +16,29 @@ public enum Macro {
     HOST, PROGRAM, PID, MSGID, MSG, MESSAGE, MSGHDR, LEGACY_MSGHDR,
     FACILITY, FACILITY_NUM, SEVERITY, SEVERITY_NUM, LEVEL, LEVEL_NUM, PRIORITY, PRI,
     SDATA, SOURCE, SOURCEIP, HOST_FROM, FULLHOST_FROM,
+    TAGS, TAG, BSDTAG, LOGHOST,
     // date macros (must stay last: isDate() relies on the order)
     YEAR, MONTH, MONTH_ABBREV, MONTH_NAME, DAY, HOUR, MIN, SEC, USEC, MSEC, WEEKDAY, WEEK_DAY_ABBREV,
-    ISODATE, DATE, STAMP, FULLDATE, UNIXTIME, TZOFFSET, TZ;
+    ISODATE, DATE, STAMP, FULLDATE, UNIXTIME, TZOFFSET, TZ,
+    YEAR_DAY, MONTH_WEEK, HOUR12, AMPM, WEEK_DAY, WEEK_DAY_NAME, WEEK, ISOWEEK;
+
+    /**
+     * Every macro name a template accepts, with the {@code R_} and {@code S_} variants of the date macros
+     * ({@code --key} globs of {@code $(format-json)} are matched against this list). Cold path.
+     */
+    public static List<String> allNames() {
+        List<String> names = new ArrayList<>();
+        for (Macro m : values()) {
+            names.add(m.name());
+        }
+        for (Macro m : values()) {
+            if (m.isDate()) {
+                names.add("R_" + m.name());
+                names.add("S_" + m.name());
+            }
+        }
+        return names;
+    }
 
     /** True for macros that print a time. */
     public boolean isDate() {

@@ -5,6 +5,7 @@ import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.StructuredData;
 import dev.logrouter.core.event.SyslogNames;
+import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.event.ZoneOffsetCache;
 
 import java.nio.charset.StandardCharsets;
@@ -15,8 +16,9 @@ import java.util.List;
 /**
  * A compiled syslog-ng style template such as {@code "${ISODATE} ${HOST} ${PROGRAM}[${PID}]: ${MSG}\n"}:
  * literal text, {@code $NAME} / {@code ${NAME}} macros (see {@link Macro}) and field references
- * ({@code ${.SDATA.meta.sequenceId}}, parsed fields by name). {@code $$} is a literal {@code $}. A
- * reference to an unset field renders as nothing.
+ * ({@code ${.SDATA.meta.sequenceId}}, parsed fields by name), and template functions
+ * {@code $(name args...)} (see {@link TemplateFunctions}) compiled with the template. {@code $$} is a
+ * literal {@code $}. A reference to an unset field renders as nothing.
  *
  * <p>Rendering writes bytes into a caller-owned {@link ByteBuilder} and allocates nothing.
  *
@@ -28,6 +30,7 @@ public final class Template {
     private static final int LITERAL = 0;
     private static final int MACRO = 1;
     private static final int FIELD = 2;
+    private static final int FUNCTION = 3;
 
     /** Date source of a macro part. */
     private static final int STAMP_TIME = 0;
@@ -39,19 +42,24 @@ public final class Template {
     private final Macro[] macros;
     private final int[] timeSources;
     private final byte[][] bytes;
+    private final TemplateFunction[] functions;
     private final boolean literalOnly;
 
     private final ZoneOffsetCache recvZone;
-    private final int[] civil = new int[7];
+    /** Civil fields of the last date printed ({@link CivilTime#fields}) and, at index 7, the day of the year (0-based). */
+    private final int[] civil = new int[8];
+    /** Scratch for a function's output when values are escaped; created on first need. */
+    private ByteBuilder functionScratch;
 
     private Template(String source, ZoneId receiverZone, int[] kinds, Macro[] macros, int[] timeSources,
-                     byte[][] bytes) {
+                     byte[][] bytes, TemplateFunction[] functions) {
         this.source = source;
         this.receiverZone = receiverZone;
         this.kinds = kinds;
         this.macros = macros;
         this.timeSources = timeSources;
         this.bytes = bytes;
+        this.functions = functions;
         this.recvZone = new ZoneOffsetCache(receiverZone);
         boolean lit = true;
         for (int k : kinds) {
@@ -62,13 +70,15 @@ public final class Template {
 
     /**
      * Compiles a template. Throws {@link IllegalArgumentException} with the position of the error for an
-     * unterminated {@code ${} or an empty name.
+     * unterminated {@code ${} or {@code $(}, an empty name, an unknown template function or bad function
+     * arguments.
      */
     public static Template compile(String text, ZoneId receiverZone) {
         List<Integer> kinds = new ArrayList<>();
         List<Macro> macros = new ArrayList<>();
         List<Integer> times = new ArrayList<>();
         List<byte[]> bytes = new ArrayList<>();
+        List<TemplateFunction> functions = new ArrayList<>();
         StringBuilder lit = new StringBuilder();
         int i = 0;
         while (i < text.length()) {
@@ -81,6 +91,28 @@ public final class Template {
             if (i + 1 < text.length() && text.charAt(i + 1) == '$') {
                 lit.append('$');
                 i += 2;
+                continue;
+            }
+            if (i + 1 < text.length() && text.charAt(i + 1) == '(') {
+                int end = TemplateFunctions.closingParen(text, i + 2);
+                if (end < 0) {
+                    throw new IllegalArgumentException("unterminated '$(' at column " + (i + 1) + " of template \""
+                            + text + "\": add the closing ')'");
+                }
+                TemplateFunction f;
+                try {
+                    f = TemplateFunctions.compile(text.substring(i + 2, end), receiverZone);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(e.getMessage() + " (at column " + (i + 1) + " of template \""
+                            + text + "\")", e);
+                }
+                flushLiteral(lit, kinds, macros, times, bytes, functions);
+                kinds.add(FUNCTION);
+                macros.add(null);
+                times.add(0);
+                bytes.add(null);
+                functions.add(f);
+                i = end + 1;
                 continue;
             }
             String name;
@@ -104,13 +136,7 @@ public final class Template {
                 throw new IllegalArgumentException("empty macro name at column " + i + " of template \"" + text
                         + "\": write $$ for a literal '$'");
             }
-            if (lit.length() > 0) {
-                kinds.add(LITERAL);
-                macros.add(null);
-                times.add(0);
-                bytes.add(lit.toString().getBytes(StandardCharsets.UTF_8));
-                lit.setLength(0);
-            }
+            flushLiteral(lit, kinds, macros, times, bytes, functions);
             int time = STAMP_TIME;
             String macroName = name;
             if (name.startsWith("R_")) {
@@ -131,13 +157,9 @@ public final class Template {
                 times.add(0);
                 bytes.add(name.getBytes(StandardCharsets.UTF_8));
             }
+            functions.add(null);
         }
-        if (lit.length() > 0) {
-            kinds.add(LITERAL);
-            macros.add(null);
-            times.add(0);
-            bytes.add(lit.toString().getBytes(StandardCharsets.UTF_8));
-        }
+        flushLiteral(lit, kinds, macros, times, bytes, functions);
         int n = kinds.size();
         int[] k = new int[n];
         int[] t = new int[n];
@@ -145,12 +167,31 @@ public final class Template {
             k[x] = kinds.get(x);
             t[x] = times.get(x);
         }
-        return new Template(text, receiverZone, k, macros.toArray(new Macro[0]), t, bytes.toArray(new byte[0][]));
+        return new Template(text, receiverZone, k, macros.toArray(new Macro[0]), t, bytes.toArray(new byte[0][]),
+                functions.toArray(new TemplateFunction[0]));
     }
 
-    /** A fresh instance of the same template for another thread. */
+    private static void flushLiteral(StringBuilder lit, List<Integer> kinds, List<Macro> macros, List<Integer> times,
+                                     List<byte[]> bytes, List<TemplateFunction> functions) {
+        if (lit.length() > 0) {
+            kinds.add(LITERAL);
+            macros.add(null);
+            times.add(0);
+            bytes.add(lit.toString().getBytes(StandardCharsets.UTF_8));
+            functions.add(null);
+            lit.setLength(0);
+        }
+    }
+
+    /** A fresh instance of the same template for another thread (template functions get their own scratch). */
     public Template copy() {
-        return new Template(source, receiverZone, kinds, macros, timeSources, bytes);
+        TemplateFunction[] fs = functions.clone();
+        for (int i = 0; i < fs.length; i++) {
+            if (fs[i] != null) {
+                fs[i] = fs[i].copy();
+            }
+        }
+        return new Template(source, receiverZone, kinds, macros, timeSources, bytes, fs);
     }
 
     /** The template text as configured. */
@@ -180,6 +221,9 @@ public final class Template {
                 case FIELD:
                     appendField(e, bytes[p], out, esc);
                     break;
+                case FUNCTION:
+                    appendFunction(functions[p], e, out, esc);
+                    break;
                 default:
                     Macro m = macros[p];
                     if (m.isDate()) {
@@ -198,6 +242,7 @@ public final class Template {
                         }
                         if (sec != civilFor || off != civilOffset) {
                             CivilTime.fields(sec, off, civil);
+                            civil[7] = (int) (Math.floorDiv(sec + off, 86400L) - CivilTime.daysFromCivil(civil[0], 1, 1));
                             civilFor = sec;
                             civilOffset = off;
                         }
@@ -207,6 +252,19 @@ public final class Template {
                     }
             }
         }
+    }
+
+    private void appendFunction(TemplateFunction f, LogEvent e, ByteBuilder out, ValueEscaper esc) {
+        if (esc == ValueEscaper.NONE) {
+            f.render(e, out);
+            return;
+        }
+        if (functionScratch == null) {
+            functionScratch = new ByteBuilder(256);
+        }
+        functionScratch.reset();
+        f.render(e, functionScratch);
+        esc.append(out, functionScratch.array(), 0, functionScratch.length());
     }
 
     private void appendMacro(Macro m, LogEvent e, ByteBuilder out, ValueEscaper esc) {
@@ -274,9 +332,46 @@ public final class Template {
             case FULLHOST_FROM:
                 esc.append(out, e.peer(), 0, e.peerLength());
                 break;
+            case TAGS:
+                appendTags(e, out, esc);
+                break;
+            case TAG:
+                out.append(HEX[(e.pri() >> 4) & 0xf]).append(HEX[e.pri() & 0xf]);
+                break;
+            case BSDTAG:
+                out.appendDecimal(e.severity()).append((byte) ('A' + e.facility()));
+                break;
+            case LOGHOST: {
+                byte[] h = LocalHostName.get();
+                esc.append(out, h, 0, h.length);
+                break;
+            }
             default:
                 throw new IllegalStateException("not a value macro: " + m);
         }
+    }
+
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    /** {@code ${TAGS}}: the event's tag names in the order they were added, separated by commas. */
+    private static void appendTags(LogEvent e, ByteBuilder out, ValueEscaper esc) {
+        int n = e.tagCount();
+        if (esc == ValueEscaper.NONE) {
+            for (int i = 0; i < n; i++) {
+                if (i > 0) {
+                    out.append((byte) ',');
+                }
+                out.append(Tags.name(e.tagAt(i)));
+            }
+            return;
+        }
+        // in a path the list is one value: join first, then neutralise the whole span
+        int mark = out.length();
+        appendTags(e, out, ValueEscaper.NONE);
+        int len = out.length() - mark;
+        byte[] tmp = java.util.Arrays.copyOfRange(out.array(), mark, mark + len);
+        out.setLength(mark);
+        esc.append(out, tmp, 0, len);
     }
 
     private void appendDate(Macro m, long sec, int usec, int off, ByteBuilder out) {
@@ -346,9 +441,53 @@ public final class Template {
             case TZ:
                 appendOffset(off, out);
                 break;
+            case YEAR_DAY:
+                out.appendPadded(c[7] + 1, 3);
+                break;
+            case MONTH_WEEK:
+                out.appendDecimal(c[2] / 7 + (c[6] > 0 && c[2] % 7 >= c[6] ? 1 : 0));
+                break;
+            case HOUR12:
+                out.appendPadded(c[3] % 12 == 0 ? 12 : c[3] % 12, 2);
+                break;
+            case AMPM:
+                out.append((byte) (c[3] < 12 ? 'A' : 'P')).append((byte) 'M');
+                break;
+            case WEEK_DAY:
+                out.appendDecimal(c[6] + 1);
+                break;
+            case WEEK_DAY_NAME:
+                out.append(SyslogNames.weekdayName(c[6]));
+                break;
+            case WEEK:
+                out.appendPadded((c[7] - (c[6] - 1 + 7) % 7 + 7) / 7, 2);
+                break;
+            case ISOWEEK:
+                out.appendPadded(isoWeek(c[0], c[7], c[6]), 2);
+                break;
             default:
                 throw new IllegalStateException("not a date macro: " + m);
         }
+    }
+
+    /** ISO 8601 week number of a date given as year, day of year (0-based) and day of week (0 = Sunday). */
+    static int isoWeek(int year, int yday, int wday) {
+        int isoDow = wday == 0 ? 7 : wday;
+        int week = (yday + 1 - isoDow + 10) / 7;
+        if (week < 1) {
+            return isoWeeksIn(year - 1);
+        }
+        if (week > isoWeeksIn(year)) {
+            return 1;
+        }
+        return week;
+    }
+
+    /** 52 or 53: a year has 53 ISO weeks when it starts on a Thursday, or on a Wednesday in a leap year. */
+    private static int isoWeeksIn(int year) {
+        int jan1 = (int) Math.floorMod(CivilTime.daysFromCivil(year, 1, 1) + 4, 7L);
+        boolean leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        return jan1 == 4 || (leap && jan1 == 3) ? 53 : 52;
     }
 
     private static void appendClock(int[] c, ByteBuilder out) {

@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Templates ({@code template}): {@code isodate} is the default file line
  * {@code ${ISODATE} ${HOST} ${MSGHDR}${MSG}\n}; {@code date} is syslog-ng's default
- * {@code ${DATE} ${HOST} ${MSGHDR}${MSG}\n}. Messages ({@code kind}): ~400-byte RFC 3164 and RFC 5424 frames
+ * {@code ${DATE} ${HOST} ${MSGHDR}${MSG}\n}; {@code json} is the JSON-lines format
+ * {@code $(format-json --scope rfc5424 --scope nv-pairs)\n} (header macros, structured data nested, ~8-11 keys);
+ * {@code rfc5424} is {@code $(format-syslog-rfc5424)\n}. Messages ({@code kind}): ~400-byte RFC 3164 and RFC 5424 frames
  * (see {@link SyslogSamples}); the rendered line is ~400 bytes, most of it the MSG copy.
  */
 @BenchmarkMode(Mode.Throughput)
@@ -37,7 +39,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 3)
 public class TemplateBenchmark {
 
-    @Param({"isodate", "date"})
+    @Param({"isodate", "date", "json", "rfc5424"})
     public String template;
 
     @Param({SyslogSamples.RFC3164, SyslogSamples.RFC5424})
@@ -53,7 +55,10 @@ public class TemplateBenchmark {
         String text = switch (template) {
             case "isodate" -> "${ISODATE} ${HOST} ${MSGHDR}${MSG}\n";
             case "date" -> "${DATE} ${HOST} ${MSGHDR}${MSG}\n";
-            default -> throw new IllegalArgumentException("unknown template: " + template + " (isodate, date)");
+            case "json" -> "$(format-json --scope rfc5424 --scope nv-pairs)\n";
+            case "rfc5424" -> "$(format-syslog-rfc5424)\n";
+            default -> throw new IllegalArgumentException("unknown template: " + template
+                    + " (isodate, date, json, rfc5424)");
         };
         compiled = Template.compile(text, zone);
         byte[] raw = SyslogSamples.frame(kind, SyslogSamples.DEFAULT_SIZE);

@@ -1,0 +1,133 @@
+package dev.logrouter.core.template;
+
+/**
+ * Writes arbitrary bytes as the contents of a JSON string (without the quotes), the way syslog-ng's
+ * {@code $(format-json)} does: {@code "} and {@code \} are backslash-escaped; backspace, form feed, newline,
+ * carriage return and tab become {@code \b \f \n \r \t}; other control bytes become {@code \}{@code u00XX}; valid
+ * UTF-8 is copied unchanged; every byte that does not start a valid UTF-8 sequence (a stray continuation
+ * byte, an overlong form, a surrogate, a truncated sequence, above U+10FFFF) is written as the six characters
+ * {@code \\xHH} (an escaped backslash, then {@code x} and two lower-case hex digits), so the output is always
+ * valid UTF-8 and valid JSON and the original bytes can still be told.
+ *
+ * <p>Threads: stateless, any thread.
+ */
+public final class JsonStringEscaper implements ValueEscaper {
+
+    public static final JsonStringEscaper INSTANCE = new JsonStringEscaper();
+
+    private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+
+    private JsonStringEscaper() {
+    }
+
+    @Override
+    public void append(ByteBuilder out, byte[] src, int off, int len) {
+        escape(out, src, off, len);
+    }
+
+    /** Appends {@code len} bytes of {@code src} at {@code off}, escaped for a JSON string. */
+    public static void escape(ByteBuilder out, byte[] src, int off, int len) {
+        int end = off + len;
+        int i = off;
+        while (i < end) {
+            int b = src[i] & 0xff;
+            if (b >= 0x20 && b < 0x80 && b != '"' && b != '\\') {
+                int run = i + 1;
+                while (run < end) {
+                    int r = src[run] & 0xff;
+                    if (r < 0x20 || r >= 0x80 || r == '"' || r == '\\') {
+                        break;
+                    }
+                    run++;
+                }
+                out.append(src, i, run - i);
+                i = run;
+                continue;
+            }
+            if (b < 0x80) {
+                escapeAscii(out, b);
+                i++;
+                continue;
+            }
+            int n = validSequenceLength(src, i, end);
+            if (n > 0) {
+                out.append(src, i, n);
+                i += n;
+            } else {
+                out.ensure(6);
+                out.append((byte) '\\').append((byte) '\\').append((byte) 'x')
+                        .append(HEX[b >> 4]).append(HEX[b & 0xf]);
+                i++;
+            }
+        }
+    }
+
+    private static void escapeAscii(ByteBuilder out, int b) {
+        switch (b) {
+            case '"':
+                out.append((byte) '\\').append((byte) '"');
+                break;
+            case '\\':
+                out.append((byte) '\\').append((byte) '\\');
+                break;
+            case '\b':
+                out.append((byte) '\\').append((byte) 'b');
+                break;
+            case '\f':
+                out.append((byte) '\\').append((byte) 'f');
+                break;
+            case '\n':
+                out.append((byte) '\\').append((byte) 'n');
+                break;
+            case '\r':
+                out.append((byte) '\\').append((byte) 'r');
+                break;
+            case '\t':
+                out.append((byte) '\\').append((byte) 't');
+                break;
+            default:
+                out.append((byte) '\\').append((byte) 'u').append((byte) '0').append((byte) '0')
+                        .append(HEX[b >> 4]).append(HEX[b & 0xf]);
+        }
+    }
+
+    /**
+     * Length (2..4) of the well-formed UTF-8 sequence starting with the non-ASCII byte at {@code i}, or 0 when
+     * it is not one (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+     */
+    static int validSequenceLength(byte[] src, int i, int end) {
+        int b = src[i] & 0xff;
+        int n;
+        int cp;
+        int min;
+        if (b >= 0xc2 && b <= 0xdf) {
+            n = 2;
+            cp = b & 0x1f;
+            min = 0x80;
+        } else if (b >= 0xe0 && b <= 0xef) {
+            n = 3;
+            cp = b & 0x0f;
+            min = 0x800;
+        } else if (b >= 0xf0 && b <= 0xf4) {
+            n = 4;
+            cp = b & 0x07;
+            min = 0x10000;
+        } else {
+            return 0;
+        }
+        if (i + n > end) {
+            return 0;
+        }
+        for (int k = 1; k < n; k++) {
+            int c = src[i + k] & 0xff;
+            if ((c & 0xc0) != 0x80) {
+                return 0;
+            }
+            cp = (cp << 6) | (c & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+            return 0;
+        }
+        return n;
+    }
+}

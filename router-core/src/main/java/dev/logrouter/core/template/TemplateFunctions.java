@@ -1,0 +1,143 @@
+package dev.logrouter.core.template;
+
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The template functions a template may call, and how a call's text is split into arguments. A call is
+ * {@code $(name arg1 arg2 ...)}; arguments are separated by blanks and may be quoted as in syslog-ng:
+ * {@code 'single quotes'} keep everything literally, {@code "double quotes"} allow {@code \"} and
+ * {@code \\}. Blanks inside a nested {@code ${...}} or {@code $(...)} do not split.
+ *
+ * <p>Functions: {@code format-json} ({@link FormatJson}) and {@code format-syslog-rfc5424}
+ * ({@link FormatSyslogRfc5424}, a logrouter extension).
+ *
+ * <p>Threads: stateless; called while configuration is compiled.
+ */
+public final class TemplateFunctions {
+
+    /** Names of the functions, in documentation order. */
+    public static final List<String> NAMES = List.of(FormatJson.NAME, FormatSyslogRfc5424.NAME);
+
+    private TemplateFunctions() {
+    }
+
+    /**
+     * Compiles the text between {@code $(} and its closing {@code )}. Throws {@link IllegalArgumentException}
+     * for an unknown function or bad arguments (the caller adds the column).
+     */
+    static TemplateFunction compile(String call, ZoneId zone) {
+        List<String> args = splitArguments(call);
+        if (args.isEmpty()) {
+            throw new IllegalArgumentException("empty template function call '$()': name a function, one of "
+                    + NAMES);
+        }
+        String name = args.get(0);
+        List<String> rest = args.subList(1, args.size());
+        switch (name) {
+            case FormatJson.NAME:
+                return FormatJson.compile(rest, zone);
+            case FormatSyslogRfc5424.NAME:
+                return FormatSyslogRfc5424.compile(rest, zone);
+            default:
+                throw new IllegalArgumentException("unknown template function '" + name + "': known functions are "
+                        + NAMES);
+        }
+    }
+
+    /**
+     * Index of the {@code )} that closes a call whose arguments start at {@code from}, skipping quoted text and
+     * nested parentheses; -1 when there is none.
+     */
+    static int closingParen(String text, int from) {
+        int depth = 0;
+        char quote = 0;
+        for (int i = from; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                if (c == '\\' && quote == '"') {
+                    i++;
+                } else if (c == quote) {
+                    quote = 0;
+                }
+                continue;
+            }
+            if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                if (depth == 0) {
+                    return i;
+                }
+                depth--;
+            }
+        }
+        return -1;
+    }
+
+    /** Splits a call into its words (the function name first), removing quotes. */
+    static List<String> splitArguments(String call) {
+        List<String> out = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        boolean inWord = false;
+        int nesting = 0;
+        int i = 0;
+        while (i < call.length()) {
+            char c = call.charAt(i);
+            if (c == '\'' || c == '"') {
+                int end = i + 1;
+                while (end < call.length() && call.charAt(end) != c) {
+                    if (c == '"' && call.charAt(end) == '\\' && end + 1 < call.length()) {
+                        char next = call.charAt(end + 1);
+                        if (next == '"' || next == '\\') {
+                            end++;
+                        }
+                    }
+                    end++;
+                }
+                if (end >= call.length()) {
+                    throw new IllegalArgumentException("unterminated " + c + " quote in '$(" + call + ")'");
+                }
+                for (int k = i + 1; k < end; k++) {
+                    char q = call.charAt(k);
+                    if (c == '"' && q == '\\' && k + 1 < end
+                            && (call.charAt(k + 1) == '"' || call.charAt(k + 1) == '\\')) {
+                        q = call.charAt(++k);
+                    }
+                    word.append(q);
+                }
+                inWord = true;
+                i = end + 1;
+                continue;
+            }
+            if (c == '$' && i + 1 < call.length() && (call.charAt(i + 1) == '{' || call.charAt(i + 1) == '(')) {
+                nesting++;
+                word.append(c).append(call.charAt(i + 1));
+                inWord = true;
+                i += 2;
+                continue;
+            }
+            if (nesting > 0 && (c == '}' || c == ')')) {
+                nesting--;
+            }
+            if (nesting == 0 && Character.isWhitespace(c)) {
+                if (inWord) {
+                    out.add(word.toString());
+                    word.setLength(0);
+                    inWord = false;
+                }
+                i++;
+                continue;
+            }
+            word.append(c);
+            inWord = true;
+            i++;
+        }
+        if (inWord) {
+            out.add(word.toString());
+        }
+        return out;
+    }
+}
