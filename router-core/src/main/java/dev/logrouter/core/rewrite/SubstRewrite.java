@@ -6,10 +6,12 @@ import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.Template;
+import dev.logrouter.core.util.BoundedCharSequence;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,17 +23,14 @@ import java.util.regex.Pattern;
  * and bytes the regex could not see as text survive unchanged. The {@link Matcher} is reused; no
  * {@code String} is made per message.
  *
- * <p>Catastrophic backtracking is bounded: the matcher reads the input through a counting view that gives up
- * after {@value #BUDGET_BASE} + {@value #BUDGET_PER_CHAR} × length char reads; the field is then left as it
+ * <p>Catastrophic backtracking is bounded: the matcher reads the input through a {@link BoundedCharSequence} that gives up
+ * after {@link BoundedCharSequence#defaultBudget} char reads (1000 × length + 100000); the field is then left as it
  * was and {@code aborted} counts the message.
  *
  * <p>Threads: one instance per parse worker, called by that worker only.
  */
 final class SubstRewrite implements EventParser {
 
-    /** Char reads every match attempt may make, plus {@link #BUDGET_PER_CHAR} per char of input. */
-    static final long BUDGET_BASE = 100_000;
-    static final long BUDGET_PER_CHAR = 100;
 
     private final EventField field;
     private final Matcher matcher;
@@ -39,7 +38,8 @@ final class SubstRewrite implements EventParser {
     /** Replacement parts: a group number, or -1 for the template at the same index. */
     private final int[] partGroup;
     private final Template[] partTemplate;
-    private final BoundedChars input = new BoundedChars();
+    private final DecodedChars input = new DecodedChars();
+    private final BoundedCharSequence bounded = new BoundedCharSequence();
     private int[] byteAt = new int[256];
     private final ByteBuilder out = new ByteBuilder(512);
     private final Counter applied;
@@ -141,24 +141,24 @@ final class SubstRewrite implements EventParser {
         int off = field.offset(event);
         int len = field.length(event);
         int chars = decode(a, off, len);
-        input.reset(BUDGET_BASE + BUDGET_PER_CHAR * chars);
+        bounded.reset(input, BoundedCharSequence.defaultBudget(chars));
         Matcher m = matcher;
-        m.reset(input);
+        m.reset(bounded);
         out.reset();
         int copied = 0;
         boolean matched = false;
-        try {
-            while (m.find()) {
-                matched = true;
-                int start = m.start();
-                out.append(a, off + byteAt[copied], byteAt[start] - byteAt[copied]);
-                appendReplacement(event, m, a, off);
-                copied = m.end();
-                if (!global) {
-                    break;
-                }
+        BoundedCharSequence.Outcome found;
+        while ((found = bounded.find(m)) == BoundedCharSequence.Outcome.MATCH) {
+            matched = true;
+            int start = m.start();
+            out.append(a, off + byteAt[copied], byteAt[start] - byteAt[copied]);
+            appendReplacement(event, m, a, off);
+            copied = m.end();
+            if (!global) {
+                break;
             }
-        } catch (BudgetExceeded e) {
+        }
+        if (found == BoundedCharSequence.Outcome.BUDGET_EXCEEDED) {
             aborted.inc();
             return;
         }
@@ -261,33 +261,15 @@ final class SubstRewrite implements EventParser {
         return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : n;
     }
 
-    /** Thrown (one shared instance, no stack trace) when a match attempt used up its budget. */
-    private static final class BudgetExceeded extends RuntimeException {
-        static final BudgetExceeded INSTANCE = new BudgetExceeded();
-
-        private BudgetExceeded() {
-            super("regex match budget exceeded", null, false, false);
-        }
-    }
-
-    /**
-     * The decoded field as the matcher sees it: a reused char buffer whose every {@link #charAt} counts against
-     * a budget. (A private stand-in for the shared {@code BoundedCharSequence} written in parallel.)
-     */
-    private static final class BoundedChars implements CharSequence {
+    /** The decoded field as the matcher sees it (through {@link #bounded}): a reused char buffer. */
+    private static final class DecodedChars implements CharSequence {
         private char[] chars = new char[256];
         int length;
-        private long remaining;
-
         char[] ensure(int n) {
             if (chars.length < n) {
                 chars = new char[Math.max(n, chars.length * 2)];
             }
             return chars;
-        }
-
-        void reset(long budget) {
-            remaining = budget;
         }
 
         @Override
@@ -297,9 +279,6 @@ final class SubstRewrite implements EventParser {
 
         @Override
         public char charAt(int index) {
-            if (--remaining < 0) {
-                throw BudgetExceeded.INSTANCE;
-            }
             if (index >= length) {
                 throw new IndexOutOfBoundsException(index);
             }
