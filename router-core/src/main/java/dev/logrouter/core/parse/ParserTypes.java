@@ -1,5 +1,8 @@
 package dev.logrouter.core.parse;
 
+import dev.logrouter.core.parse.json.JsonParserConfig;
+import dev.logrouter.core.parse.kv.KvParserConfig;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,6 +18,8 @@ public final class ParserTypes {
     private static final Map<String, Class<? extends ParserConfig>> TYPES = new LinkedHashMap<>();
 
     static {
+        TYPES.put("json", JsonParserConfig.class);
+        TYPES.put("kv", KvParserConfig.class);
     }
 
     private ParserTypes() {
