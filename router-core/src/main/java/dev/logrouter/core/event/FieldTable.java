@@ -25,6 +25,8 @@ public final class FieldTable {
     private int[] valOff = new int[8];
     private int[] valLen = new int[8];
     private int[] tag = new int[8];
+    /** A hash of each entry's name, compared before the bytes so that a lookup rarely touches them. */
+    private int[] nameHash = new int[8];
     private int count;
 
     // an open transaction (see begin/commit/rollback): the state to go back to, and the old values of
@@ -102,6 +104,7 @@ public final class FieldTable {
         System.arraycopy(valOff, i + 1, valOff, i, tail);
         System.arraycopy(valLen, i + 1, valLen, i, tail);
         System.arraycopy(tag, i + 1, tag, i, tail);
+        System.arraycopy(nameHash, i + 1, nameHash, i, tail);
         count--;
         return true;
     }
@@ -159,25 +162,40 @@ public final class FieldTable {
 
     /** The entry for a name, added (name copied, value empty) when it is new. */
     private int entry(byte[] name, int nOff, int nLen) {
-        int i = indexOf(name, nOff, nLen);
+        int h = hash(name, nOff, nLen);
+        int i = indexOf(name, nOff, nLen, h);
         if (i < 0) {
             i = count;
             ensureEntries(count + 1);
             nameOff[i] = append(name, nOff, nLen);
             nameLen[i] = nLen;
+            nameHash[i] = h;
             count++;
         }
         return i;
     }
 
     public int indexOf(byte[] name, int nOff, int nLen) {
-        for (int i = 0; i < count; i++) {
-            if (nameLen[i] == nLen
+        return indexOf(name, nOff, nLen, hash(name, nOff, nLen));
+    }
+
+    private int indexOf(byte[] name, int nOff, int nLen, int h) {
+        int[] hashes = nameHash;
+        for (int i = 0, n = count; i < n; i++) {
+            if (hashes[i] == h && nameLen[i] == nLen
                     && Arrays.equals(data, nameOff[i], nameOff[i] + nLen, name, nOff, nOff + nLen)) {
                 return i;
             }
         }
         return -1;
+    }
+
+    private static int hash(byte[] b, int off, int len) {
+        int h = len;
+        for (int i = off, end = off + len; i < end; i++) {
+            h = 31 * h + b[i];
+        }
+        return h;
     }
 
     public int indexOf(byte[] name) {
@@ -248,6 +266,7 @@ public final class FieldTable {
             valOff = Arrays.copyOf(valOff, cap);
             valLen = Arrays.copyOf(valLen, cap);
             tag = Arrays.copyOf(tag, cap);
+            nameHash = Arrays.copyOf(nameHash, cap);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.logrouter.core.parse;
 
+import dev.logrouter.core.parse.json.JsonParserConfig;
+import dev.logrouter.core.parse.kv.KvParserConfig;
 import dev.logrouter.core.rewrite.ClearTagConfig;
 import dev.logrouter.core.rewrite.SetConfig;
 import dev.logrouter.core.rewrite.SetTagConfig;
@@ -21,6 +23,8 @@ public final class ParserTypes {
     private static final Map<String, Class<? extends ParserConfig>> TYPES = new LinkedHashMap<>();
 
     static {
+        TYPES.put("json", JsonParserConfig.class);
+        TYPES.put("kv", KvParserConfig.class);
         TYPES.put("set", SetConfig.class);
         TYPES.put("unset", UnsetConfig.class);
         TYPES.put("subst", SubstConfig.class);

@@ -1,0 +1,109 @@
+package dev.logrouter.bench.core.parse.json;
+
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.core.parse.ParseContext;
+import dev.logrouter.core.parse.json.JsonParserConfig;
+import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Throughput (messages/s on one thread) of the {@code json} parser on a ~400-byte JSON MSG per payload shape, as a
+ * parse worker runs it after the syslog header parser.
+ *
+ * <p>The frame is received and its header parsed once in setup; each operation clears the event's field table
+ * (what {@code LogEvent.clear()} does for it between messages) and parses the whole MSG into fields under
+ * {@code .json.}. Setup checks that the payload parses into the expected number of fields, so a failure path is
+ * never what is measured. Shapes:
+ * <ul>
+ *   <li>{@code flat}: an access-log record, 16 scalar members (strings, integers, a fraction, booleans, a null);</li>
+ *   <li>{@code nested}: the same kind of data in objects three levels deep, an array of strings and an array of
+ *       objects;</li>
+ *   <li>{@code escapes}: string values with escaped quotes, backslashes, newlines and {@code \\u} escapes, and
+ *       non-ASCII UTF-8.</li>
+ * </ul>
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Thread)
+@Fork(1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 3)
+public class JsonParserBenchmark {
+
+    static final String FLAT = "{\"ts\":\"2025-11-22T07:00:00.123Z\",\"level\":\"info\",\"service\":\"orders-api\","
+            + "\"host\":\"web-17.prod.example.com\",\"method\":\"GET\",\"path\":\"/api/v1/orders/84412\","
+            + "\"query\":\"expand=items,customer\",\"status\":200,\"bytes\":15324,\"duration_ms\":42.7,"
+            + "\"user\":\"alice\",\"client\":\"10.20.30.40\",\"ua\":\"curl/8.5.0\",\"cached\":false,"
+            + "\"retry\":null,\"trace\":\"4bf92f3577b34da6a3ce929d0e0e4736\"}";
+    static final String NESTED = "{\"ts\":\"2025-11-22T07:00:00.123Z\",\"level\":\"warn\","
+            + "\"http\":{\"request\":{\"method\":\"POST\",\"path\":\"/api/v1/orders\",\"bytes\":512},"
+            + "\"response\":{\"status\":503,\"bytes\":87}},\"user\":{\"id\":7741,\"name\":\"alice\","
+            + "\"roles\":[\"admin\",\"ops\"]},\"upstreams\":[{\"host\":\"10.0.0.11\",\"ms\":12},"
+            + "{\"host\":\"10.0.0.12\",\"ms\":3001}],\"trace\":{\"id\":\"4bf92f3577b34da6a3ce929d0e0e4736\","
+            + "\"span\":\"00f067aa0ba902b7\",\"sampled\":true}}";
+    static final String ESCAPES = "{\"ts\":\"2025-11-22T07:00:00.123Z\",\"level\":\"error\","
+            + "\"msg\":\"query failed: \\\"SELECT * FROM orders WHERE note = 'x'\\\"\\nretrying\","
+            + "\"path\":\"C:\\\\Program Files\\\\App\\\\bin\\\\app.exe\",\"user\":\"J\\u00fcrgen M\u00fcller\","
+            + "\"city\":\"S\u00e3o Paulo\",\"emoji\":\"ok \\ud83d\\ude00\",\"tab\":\"a\\tb\\tc\","
+            + "\"stack\":\"at Orders.load(Orders.java:42)\\n\\tat Main.run(Main.java:7)\",\"code\":-1}";
+
+    private static final String HEADER = "<165>1 2025-11-22T07:00:00.123Z host1.example.com app 1234 - - ";
+
+    @Param({"flat", "nested", "escapes"})
+    public String shape;
+
+    private final LogEvent event = new LogEvent();
+    private EventParser parser;
+
+    @Setup
+    public void setUp() {
+        String json = switch (shape) {
+            case "flat" -> FLAT;
+            case "nested" -> NESTED;
+            case "escapes" -> ESCAPES;
+            default -> throw new IllegalArgumentException("unknown shape " + shape + " (flat, nested, escapes)");
+        };
+        byte[] frame = (HEADER + json).getBytes(StandardCharsets.UTF_8);
+        event.setRaw(frame, 0, frame.length);
+        event.setSource(1, "s_net".getBytes(StandardCharsets.US_ASCII), LogEvent.FORMAT_RFC5424, 1L);
+        new SyslogHeaderParser(ZoneOffset.UTC).parse(event);
+        parser = new JsonParserConfig(null, ".json.", "${MSG}", null, ".", 64, 65536)
+                .create(new ParseContext("bench.json", "json", ZoneOffset.UTC, new MetricGroup("Parser", "bench")));
+        int fields = parse();
+        int expected = switch (shape) {
+            case "flat" -> 15;
+            case "nested" -> 18;
+            default -> 10;
+        };
+        if (event.hasTag(Tags.id(".parse.json.failed")) || fields != expected) {
+            throw new IllegalStateException(shape + " did not parse as intended: " + fields + " fields, MSG "
+                    + event.fieldLength(LogEvent.MSG) + " bytes");
+        }
+    }
+
+    /** One message: the field table reset, then the whole MSG parsed into fields. */
+    @Benchmark
+    public int parse() {
+        LogEvent e = event;
+        e.fields().clear();
+        parser.parse(e);
+        return e.fields().size();
+    }
+}

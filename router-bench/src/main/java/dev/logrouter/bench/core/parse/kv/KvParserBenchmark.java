@@ -1,0 +1,108 @@
+package dev.logrouter.bench.core.parse.kv;
+
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.core.parse.ParseContext;
+import dev.logrouter.core.parse.kv.KvParserConfig;
+import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Throughput (messages/s on one thread) of the {@code kv} parser on a ~400-byte MSG per payload shape, as a parse
+ * worker runs it after the syslog header parser.
+ *
+ * <p>The frame is received and its header parsed once in setup; each operation clears the event's field table and
+ * parses the whole MSG into fields under {@code .kv.}. Setup checks the number of fields each shape gives. Shapes:
+ * <ul>
+ *   <li>{@code iptables}: a netfilter log line, unquoted values, bare words ({@code DF}, {@code SYN}) that the
+ *       space heuristics keep in the value before them;</li>
+ *   <li>{@code quoted}: a SonicWall-style line, several double-quoted values with spaces and escapes;</li>
+ *   <li>{@code stray}: a Fortinet-style line with {@code ", "} pair separators, stray words collected into a
+ *       field, and single-quoted values.</li>
+ * </ul>
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Thread)
+@Fork(1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 3)
+public class KvParserBenchmark {
+
+    static final String IPTABLES = "[UFW BLOCK] IN=eth0 OUT= MAC=a2:be:d2:ab:11:af:e2:f2:00:00:08:00 "
+            + "SRC=192.168.2.115 DST=192.168.1.23 LEN=52 TOS=0x00 PREC=0x00 TTL=127 ID=9434 DF PROTO=TCP SPT=58428 "
+            + "DPT=443 WINDOW=8192 RES=0x00 SYN URGP=0 MARK=0x1 PHYSIN=veth9f2a1b3 PHYSOUT=br-4c1d2e "
+            + "UID=1000 GID=1000 ZONE=dmz-internal-web RULE=block-inbound-https-from-guest-vlan-20 "
+            + "HOSTNAME=fw01.example.com LOGPREFIX=ufw-block-guest";
+    static final String QUOTED = "id=firewall sn=C0EAE484E43E time=\"2025-11-22 07:00:00\" fw=132.237.143.192 "
+            + "pri=5 c=4 m=16 msg=\"Web site access allowed\" app=11 sess=\"Auto\" n=5086 "
+            + "usr=\"DEMO\\\\primarystudent\" src=10.2.3.64:50682:X2-V3023 dst=157.55.240.220:443:X1 "
+            + "srcMac=00:50:56:8e:55:8e dstMac=c0:ea:e4:84:e4:40 proto=tcp/https "
+            + "dstname=sls.update.microsoft.com arg= code=27 Category=\"Information Technology/Computers\" "
+            + "note=\"said \\\"hi\\\"\" fw_action=\"process\"";
+    static final String STRAY = "date=2025-11-22, time=07:00:00, devname='FGT60E', devid=FGT60E4Q16000000, "
+            + "logid=0000000013, traffic forward, type=traffic, subtype=forward, level=notice, vd=root, "
+            + "srcip=10.1.100.11, srcport=58012, srcintf='port2', dstip=172.16.200.55, dstport=443, "
+            + "dstintf='port1', sessionid=12345678, proto=6, action=close, policyid=1, service=HTTPS, "
+            + "dstcountry='United States', srccountry=Reserved, duration=12, sentbyte=1420, rcvdbyte=4310, "
+            + "end of record";
+
+    private static final String HEADER = "<134>Nov 22 07:00:00 fw01 kernel: ";
+
+    @Param({"iptables", "quoted", "stray"})
+    public String shape;
+
+    private final LogEvent event = new LogEvent();
+    private EventParser parser;
+
+    @Setup
+    public void setUp() {
+        String kv = switch (shape) {
+            case "iptables" -> IPTABLES;
+            case "quoted" -> QUOTED;
+            case "stray" -> STRAY;
+            default -> throw new IllegalArgumentException("unknown shape " + shape + " (iptables, quoted, stray)");
+        };
+        byte[] frame = (HEADER + kv).getBytes(StandardCharsets.UTF_8);
+        event.setRaw(frame, 0, frame.length);
+        event.setSource(1, "s_net".getBytes(StandardCharsets.US_ASCII), LogEvent.FORMAT_RFC3164, 1L);
+        new SyslogHeaderParser(ZoneOffset.UTC).parse(event);
+        String stray = shape.equals("stray") ? ".kv.stray" : null;
+        parser = new KvParserConfig(null, ".kv.", "${MSG}", "=", ", ", stray)
+                .create(new ParseContext("bench.kv", "kv", ZoneOffset.UTC, new MetricGroup("Parser", "bench")));
+        int fields = parse();
+        int expected = switch (shape) {
+            case "iptables" -> 25;
+            case "quoted" -> 23;
+            default -> 26; // 25 pairs and the stray words
+        };
+        if (fields != expected) {
+            throw new IllegalStateException(shape + " did not parse as intended: " + fields + " fields, MSG "
+                    + event.fieldLength(LogEvent.MSG) + " bytes");
+        }
+    }
+
+    /** One message: the field table reset, then the whole MSG parsed into fields. */
+    @Benchmark
+    public int parse() {
+        LogEvent e = event;
+        e.fields().clear();
+        parser.parse(e);
+        return e.fields().size();
+    }
+}
