@@ -43,7 +43,9 @@ public final class ComponentTypes {
         SOURCES.forEach((name, type) -> sections.put("sources[] type: " + name, type));
         sections.put("pipeline", dev.logrouter.core.config.PipelineConfig.class);
         sections.put("routes[]", dev.logrouter.core.config.RouteConfig.class);
-        PARSERS.forEach((name, type) -> sections.put("parsers.<chain>[] / rewrites.<chain>[] type: " + name, type));
+        // either kind of step may stand in either kind of chain; the headings say where each is meant to go
+        PARSERS.forEach((name, type) -> sections.put((type.getPackageName().endsWith(".rewrite")
+                ? "rewrites.<chain>[] type: " : "parsers.<chain>[] type: ") + name, type));
         SINKS.forEach((name, type) -> sections.put("sinks[] type: " + name, type));
         sections.put("monitoring.jmx", dev.logrouter.core.config.JmxConfig.class);
         return dev.logrouter.core.config.ConfigReference.markdown(sections);
