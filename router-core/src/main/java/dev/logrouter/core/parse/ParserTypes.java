@@ -1,5 +1,9 @@
 package dev.logrouter.core.parse;
 
+import dev.logrouter.core.parse.csv.CsvParserConfig;
+import dev.logrouter.core.parse.regex.RegexParserConfig;
+import dev.logrouter.core.parse.xml.XmlParserConfig;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,6 +19,9 @@ public final class ParserTypes {
     private static final Map<String, Class<? extends ParserConfig>> TYPES = new LinkedHashMap<>();
 
     static {
+        TYPES.put("xml", XmlParserConfig.class);
+        TYPES.put("csv", CsvParserConfig.class);
+        TYPES.put("regex", RegexParserConfig.class);
     }
 
     private ParserTypes() {
