@@ -126,7 +126,19 @@ public final class CsvParser extends FieldParser {
     private int quoted(byte[] in, int pos, int end, byte quote) {
         ByteBuilder v = value;
         v.reset();
+        boolean backslash = dialect == ESCAPE_BACKSLASH || dialect == ESCAPE_BACKSLASH_WITH_SEQUENCES;
         while (pos < end) {
+            if (quote != 0) {
+                int run = pos;
+                while (run < end && in[run] != quote && (!backslash || in[run] != '\\')) {
+                    run++;
+                }
+                if (run > pos) {
+                    v.append(in, pos, run - pos);
+                    pos = run;
+                    continue;
+                }
+            }
             byte b = in[pos];
             if (quote != 0) {
                 if (b == '\\' && pos + 1 < end && dialect == ESCAPE_BACKSLASH) {
