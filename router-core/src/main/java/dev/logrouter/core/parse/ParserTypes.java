@@ -1,12 +1,16 @@
 package dev.logrouter.core.parse;
 
+import dev.logrouter.core.parse.csv.CsvParserConfig;
 import dev.logrouter.core.parse.json.JsonParserConfig;
 import dev.logrouter.core.parse.kv.KvParserConfig;
+import dev.logrouter.core.parse.regex.RegexParserConfig;
+import dev.logrouter.core.parse.xml.XmlParserConfig;
 import dev.logrouter.core.rewrite.ClearTagConfig;
 import dev.logrouter.core.rewrite.SetConfig;
 import dev.logrouter.core.rewrite.SetTagConfig;
 import dev.logrouter.core.rewrite.SubstConfig;
 import dev.logrouter.core.rewrite.UnsetConfig;
+
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,6 +29,9 @@ public final class ParserTypes {
     static {
         TYPES.put("json", JsonParserConfig.class);
         TYPES.put("kv", KvParserConfig.class);
+        TYPES.put("xml", XmlParserConfig.class);
+        TYPES.put("csv", CsvParserConfig.class);
+        TYPES.put("regex", RegexParserConfig.class);
         TYPES.put("set", SetConfig.class);
         TYPES.put("unset", UnsetConfig.class);
         TYPES.put("subst", SubstConfig.class);

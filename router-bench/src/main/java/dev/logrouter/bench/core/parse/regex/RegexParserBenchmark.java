@@ -1,0 +1,112 @@
+package dev.logrouter.bench.core.parse.regex;
+
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.core.parse.ParseContext;
+import dev.logrouter.core.parse.regex.RegexParserConfig;
+import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Throughput (messages/s) of the {@code regex} parser on one ~400-byte message per shape, as a parse worker
+ * runs it: the syslog header is parsed once in setup, and each operation clears the event's field table and
+ * matches MSG. Shapes: {@code access} (an anchored combined-log pattern, 11 groups), {@code sshd} (the third of
+ * three patterns matches, unanchored, in a long line), {@code utf8} (non-ASCII input, decoded per message).
+ * Setup checks the field count, so a failing parse is never what is measured.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Thread)
+@Fork(1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 3)
+public class RegexParserBenchmark {
+
+    static final String ACCESS = "203.0.113.7 - jdoe [01/May/2024:12:34:56 +0000] \"POST /api/v2/orders/77812/items"
+            + "?expand=prices,stock&currency=EUR&session=4bf92f3577b34da6a3ce929d0e0e4736 HTTP/1.1\" 502 5123 "
+            + "\"https://shop.example.com/checkout/basket?step=payment&variant=b\" \"Mozilla/5.0 (X11; Linux "
+            + "x86_64; rv:125.0) Gecko/20100101 Firefox/125.0\" rt=1.834 uct=0.001 uht=1.833 urt=1.833 "
+            + "upstream=10.1.2.3:8443 cache=MISS";
+    static final String[] ACCESS_PATTERNS = {
+        "^(?<client>\\S+) \\S+ (?<user>\\S+) \\[(?<time>[^\\]]+)\\] \"(?<method>[A-Z]+) (?<path>\\S+) "
+            + "(?<proto>[^\"]+)\" (?<status>\\d{3}) (?<bytes>\\d+) \"(?<referer>[^\"]*)\" \"(?<agent>[^\"]*)\" "
+            + "rt=(?<rt>[0-9.]+)"};
+    static final String SSHD = "pam_unix(sshd:auth): authentication failure; logname= uid=0 euid=0 tty=ssh "
+            + "ruser= rhost=203.0.113.7 user=admin; then: Failed password for invalid user admin from 203.0.113.7 "
+            + "port 52144 ssh2 after 3 attempts within 60 seconds on connection 77812903 of listener 0.0.0.0:22, "
+            + "client version SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13, kex curve25519-sha256, cipher "
+            + "chacha20-poly1305@openssh.com, mac implicit";
+    static final String[] SSHD_PATTERNS = {
+        "^Accepted (?<method>\\S+) for (?<user>\\S+) from (?<ip>\\S+) port (?<port>\\d+)",
+        "Connection closed by (?<ip>\\S+) port (?<port>\\d+)",
+        "Failed (?<method>\\S+) for (?:invalid user )?(?<user>\\S+) from (?<ip>[0-9.]+) port (?<port>\\d+)"};
+    static final String UTF8 = "Benutzer Jürgen Müller (jürgen.müller@example.de) hat die Bestellung "
+            + "ORD-2024-0501-77812 über 182,40 € storniert; Grund: „Lieferzeit zu lang“ — Filiale München-Süd, "
+            + "Kasse 7, Schicht Früh, Bon 0042-7781, Rückerstattung auf Karte ****1234 veranlasst, "
+            + "Bestätigung an Kundin gesendet, Vorgang 東京-42 abgeschlossen um 12:34:56";
+    static final String[] UTF8_PATTERNS = {
+        "^Benutzer (?<name>[\\p{L} ]+) \\((?<mail>[^)]+)\\) hat die Bestellung (?<order>\\S+) über (?<amount>[0-9,]+) € "
+            + "(?<action>\\p{L}+); Grund: „(?<reason>[^“]+)“"};
+
+    @Param({"access", "sshd", "utf8"})
+    public String shape;
+
+    private final LogEvent event = new LogEvent();
+    private EventParser parser;
+
+    @Setup
+    public void setUp() {
+        String line;
+        String[] patterns;
+        int expected;
+        switch (shape) {
+            case "access" -> {
+                line = ACCESS;
+                patterns = ACCESS_PATTERNS;
+                expected = 11;
+            }
+            case "sshd" -> {
+                line = SSHD;
+                patterns = SSHD_PATTERNS;
+                expected = 4;
+            }
+            default -> {
+                line = UTF8;
+                patterns = UTF8_PATTERNS;
+                expected = 6;
+            }
+        }
+        byte[] raw = ("<134>1 2024-05-01T12:34:56.789Z web01 app 4242 - - " + line).getBytes(StandardCharsets.UTF_8);
+        event.setRaw(raw, 0, raw.length);
+        new SyslogHeaderParser(ZoneOffset.UTC).parse(event);
+        parser = RegexParserConfig.of(patterns).create(new ParseContext("bench.regex", "regex", ZoneOffset.UTC,
+                new MetricGroup("Parser", "bench.regex")));
+        int n = parse();
+        if (n != expected || event.tagCount() != 0) {
+            throw new IllegalStateException(shape + " (" + raw.length + " bytes) did not parse as intended: "
+                    + n + " fields, " + event.tagCount() + " tags");
+        }
+    }
+
+    @Benchmark
+    public int parse() {
+        event.fields().clear();
+        parser.parse(event);
+        return event.fields().size();
+    }
+}
