@@ -142,10 +142,13 @@ public final class JsonFieldParser extends FieldParser {
         nameMark[0] = name.length();
         nextIndex[0] = -1;
         while (true) {
-            if (p.nextToken() == null) {
+            JsonToken t = p.nextToken();
+            if (t == null || t == JsonToken.NOT_AVAILABLE) {
+                // the input ended inside the object (the non-blocking parser waits for more; there is none).
+                // currentTokenId() would still report the previous token here, so test the returned one.
                 return false;
             }
-            switch (p.currentTokenId()) { // NOT_AVAILABLE (input ended inside the object) is the default case
+            switch (t.id()) {
                 case JsonTokenId.ID_FIELD_NAME: {
                     out.truncateName(nameMark[depth]);
                     String key = p.currentName(); // canonical instance from Jackson's symbol table

@@ -201,6 +201,21 @@ class JsonFieldParserTest {
     }
 
     @Test
+    void jsonCutRightAfterAValueOrAKeyFails() throws Exception {
+        // the input ends on a token boundary: the parser must not keep re-reading the last complete token
+        for (String text : new String[] {"{\"user\":\"bob\",\"m\":\"cut\"", "{\"n\":12", "{\"t\":true",
+                "{\"a\":{\"b\":1}", "{\"a\":[1,2]", "{\"k\"", "{\"k\":", "{", "{\"a\":null"}) {
+            EventParser p = parser();
+            LogEvent e = parse(p, text);
+            assertThat(e.hasTag(FAILED)).as(text).isTrue();
+            assertThat(msg(e)).isEqualTo(text);
+            assertThat(e.fields().size()).isZero();
+            assertThat(fields(parse(p, "{\"after\":\"ok\"}"))).as("after %s", text)
+                    .containsExactly(entry("after", "ok"));
+        }
+    }
+
+    @Test
     void failureRestoresFieldsThatEarlierParsersSet() throws Exception {
         LogEvent e = syslogEvent("{\"a\":\"new\",\"b\":\"x\",");
         e.fields().set("a", "old");
