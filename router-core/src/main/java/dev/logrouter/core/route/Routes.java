@@ -63,7 +63,7 @@ public final class Routes {
             throw new IllegalArgumentException("sources: at most 64 sources are supported");
         }
         unrouted = metrics.group("Routes", "main").counter("unrouted",
-                "Messages that no route took (delivered nowhere); 0 when no routes are configured.");
+                "Messages delivered to no sink: no route with sinks took them, or a final route without sinks dropped them.");
 
         // every named filter compiles, even one no route uses yet (a typo must not wait for its first use)
         for (Map.Entry<String, String> f : cfg.filters().entrySet()) {

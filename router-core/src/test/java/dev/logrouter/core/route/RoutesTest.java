@@ -117,4 +117,20 @@ class RoutesTest {
         ev.parse(e);
         assertThat(e.sinkMask()).isEqualTo(0b100L);
     }
+
+    @Test
+    void aRouteWithoutSinksLeavesTheMessageToTheFallbackUnlessItIsFinal() throws Exception {
+        RouteEvaluator ev = evaluator(
+                "rewrites:",
+                "  mark: [{type: set-tag, tag: seen}]",
+                "routes:",
+                "  - {name: tag-only, rewrite: [mark]}",
+                "  - {name: drop-c, from: [c], final: true, rewrite: [mark]}",
+                "  - {name: rest, fallback: true, to: [s2]}");
+        assertThat(route(ev, 0, LINE)).as("only tagged: the fallback still takes it").isEqualTo(0b100L);
+        assertThat(route(ev, 2, LINE)).as("a final route without sinks drops it").isZero();
+        assertThat(matched("tag-only")).isEqualTo(2);
+        assertThat(matched("rest")).isEqualTo(1);
+        assertThat(metrics.require("Routes", "main").value("unrouted")).isEqualTo(1);
+    }
 }
