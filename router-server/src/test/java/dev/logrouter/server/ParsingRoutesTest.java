@@ -42,25 +42,33 @@ class ParsingRoutesTest {
                   mask: [{type: subst, field: MSG, pattern: "password=\\\\S+", replacement: "password=***"},
                          {type: set-tag, tag: masked}]
                   rename: [{type: set, field: HOST, value: "${.json.host}"}]
+                  no-pid: [{type: unset, field: PID}, {type: set-tag, tag: csv}, {type: clear-tag, tag: csv},
+                           {type: set-tag, tag: csv-done}]
                 filters:
                   errors: 'level(err..emerg)'
                 routes:
-                  - {name: json, filter: 'program("jsonapp")', parsers: [app-json], to: [json]}
+                  - {name: json, filter: 'program("jsonapp")', parsers: [app-json], to: [json, json-lines]}
                   - {name: json-rename, filter: 'program("jsonapp") and exists(".json.host")', rewrite: [rename], to: [json]}
                   - {name: json-failed, filter: 'tags(".parse.json.failed")', to: [failed], final: true}
-                  - {name: kv, filter: 'program("kvapp")', parsers: [app-kv], to: [kv], final: true}
+                  - {name: kv, filter: 'program("kvapp")', parsers: [app-kv], to: [kv]}
+                  - {name: kv-5xx, filter: 'program("kvapp") and "${.kv.status}" >= "500"', to: [kv-5xx], final: true}
+                  - {name: kv-done, filter: 'program("kvapp")', final: true}
                   - {name: xml, filter: 'program("xmlapp")', parsers: [app-xml], to: [xml], final: true}
-                  - {name: csv, filter: 'program("csvapp")', parsers: [app-csv], to: [csv], final: true}
+                  - {name: csv, filter: 'program("csvapp")', parsers: [app-csv], rewrite: [no-pid], to: [csv], final: true}
                   - {name: regex, filter: 'program("sshd") and message("Accepted" type(string) flags(substring))', parsers: [app-regex], to: [regex]}
+                  - {name: auth, filter: 'facility(auth, authpriv)', to: [auth], final: true}
                   - {name: secrets, filter: 'message("password=")', rewrite: [mask], to: [masked], final: true}
                   - {name: errors, filter: 'filter(errors) and not program("jsonapp")', to: [errors]}
                   - {name: rest, fallback: true, to: [other]}
                 sinks:
                   - {name: json, type: file, path: "%1$s/json.log", template: "${HOST} ${.json.user} ${.json.src.ip} ${MSG}\\n"}
+                  - {name: json-lines, type: file, path: "%1$s/json-lines.log", template: "$(format-json --key .json.src.* m=${.json.m} host=${HOST})\\n"}
                   - {name: failed, type: file, path: "%1$s/failed.log", template: "${TAGS} ${MSG}\\n"}
                   - {name: kv, type: file, path: "%1$s/kv.log", template: "${.kv.user}|${.kv.msg}|${.kv.status}\\n"}
+                  - {name: kv-5xx, type: file, path: "%1$s/kv-5xx.log", template: "${.kv.status} ${.kv.user}\\n"}
+                  - {name: auth, type: file, path: "%1$s/auth.log", template: "${FACILITY} ${PROGRAM} ${MSG}\\n"}
                   - {name: xml, type: file, path: "%1$s/xml.log", template: "${.xml.event.user}|${.xml.event.src._ip}\\n"}
-                  - {name: csv, type: file, path: "%1$s/csv.log", template: "${.csv.user}|${.csv.action}|${.csv.status}\\n"}
+                  - {name: csv, type: file, path: "%1$s/csv.log", template: "${.csv.user}|${.csv.action}|${.csv.status}|${PROGRAM}[${PID}]|${TAGS}\\n"}
                   - {name: regex, type: file, path: "%1$s/regex.log", template: "${.re.user}@${.re.ip}\\n"}
                   - {name: masked, type: file, path: "%1$s/masked.log", template: "${TAGS}|${MSG}\\n"}
                   - {name: errors, type: file, path: "%1$s/errors.log", template: "${LEVEL} ${MSG}\\n"}
@@ -121,6 +129,25 @@ class ParsingRoutesTest {
     }
 
     @Test
+    void aNumericComparisonOnAParsedFieldSelectsServerErrors() throws Exception {
+        sendTcp(tcp, "<14>Oct 11 22:14:15 web1 kvapp: user=ivan status=503 msg=kv-5xx-1\n"
+                + "<14>Oct 11 22:14:15 web1 kvapp: user=judy status=404 msg=kv-4xx-1\n");
+        assertThat(line("kv.log", "kv-4xx-1")).isEqualTo("judy|kv-4xx-1|404");
+        assertThat(line("kv-5xx.log", "ivan")).isEqualTo("503 ivan");
+        assertThat(line("kv.log", "kv-5xx-1")).isEqualTo("ivan|kv-5xx-1|503");
+        assertThat(lines("kv-5xx.log", "judy")).isEmpty();
+    }
+
+    @Test
+    void formatJsonWritesSelectedFieldsAndPairsAsOneObject() throws Exception {
+        sendTcp(tcp, "<14>Oct 11 22:14:15 web2 jsonapp[1]: {\"user\":\"kim\",\"src\":{\"ip\":\"192.0.2.9\","
+                + "\"port\":514},\"m\":\"json-lines-1\"}\n");
+        assertThat(line("json-lines.log", "json-lines-1"))
+                .isEqualTo("{\"m\":\"json-lines-1\",\"host\":\"web2\",\"_json\":{\"src\":{\"port\":\"514\","
+                        + "\"ip\":\"192.0.2.9\"}}}");
+    }
+
+    @Test
     void xmlElementsAndAttributes() throws Exception {
         sendTcp(tcp, "<14>Oct 11 22:14:15 web1 xmlapp: <event><user>dave-xml-1</user><src ip=\"198.51.100.9\"/></event>\n");
         assertThat(line("xml.log", "dave-xml-1")).isEqualTo("dave-xml-1|198.51.100.9");
@@ -137,14 +164,17 @@ class ParsingRoutesTest {
 
     @Test
     void csvColumns() throws Exception {
-        sendTcp(tcp, "<14>Oct 11 22:14:15 web1 csvapp: erin,csv-login-1,200\n");
-        assertThat(line("csv.log", "csv-login-1")).isEqualTo("erin|csv-login-1|200");
+        sendTcp(tcp, "<14>Oct 11 22:14:15 web1 csvapp[42]: erin,csv-login-1,200\n");
+        // the rewrite unset PID, and set then cleared one tag before setting another
+        assertThat(line("csv.log", "csv-login-1")).isEqualTo("erin|csv-login-1|200|csvapp[]|csv-done");
     }
 
     @Test
     void regexNamedGroupsAfterASubstringFilter() throws Exception {
         sendTcp(tcp, "<38>Oct 11 22:14:15 bastion sshd[77]: Accepted publickey for user frank from 203.0.113.4 port 22\n");
         assertThat(line("regex.log", "frank@")).isEqualTo("frank@203.0.113.4");
+        // the regex route is not final: the auth route (facility filter) takes it too
+        assertThat(line("auth.log", "for user frank")).startsWith("auth sshd Accepted publickey");
     }
 
     @Test

@@ -224,9 +224,9 @@ public final class ConfigLoader {
                             + "' (sources: " + new TreeSet<>(sources) + ")");
                 }
             }
-            if (r.to().isEmpty() && r.parsers().isEmpty() && r.rewrite().isEmpty()) {
+            if (r.to().isEmpty() && r.parsers().isEmpty() && r.rewrite().isEmpty() && !Boolean.TRUE.equals(r.isFinal())) {
                 throw new ConfigException(origin + ": routes[" + i + "].to: name at least one sink (a route "
-                        + "without sinks must at least run parsers or rewrites)");
+                        + "without sinks must run parsers or rewrites, or be final to drop what it takes)");
             }
             for (String c : r.parsers()) {
                 if (!cfg.parsers().containsKey(c)) {

@@ -401,8 +401,8 @@ class ConfigLoaderTest {
         assertThat(failure(MINIMAL, "routes:", "  - {name: r, to: [out]}", "  - {name: s, from: [net], to: [out]}"))
                 .isEqualTo(ORIGIN + ": routes[1].from: no source named 'net' (sources: [in])");
         assertThat(failure(MINIMAL, "routes:", "  - {name: r, to: []}"))
-                .isEqualTo(ORIGIN + ": routes[0].to: name at least one sink (a route without sinks must at least "
-                        + "run parsers or rewrites)");
+                .isEqualTo(ORIGIN + ": routes[0].to: name at least one sink (a route without sinks must run "
+                        + "parsers or rewrites, or be final to drop what it takes)");
         assertThat(failure(MINIMAL, "routes:", "  - {name: r, parsers: [p], to: [out]}"))
                 .isEqualTo(ORIGIN + ": routes[0].parsers: no parser chain named 'p' (parsers: [])");
         assertThat(failure(MINIMAL, "routes:", "  - {name: r, rewrite: [w], to: [out]}"))
