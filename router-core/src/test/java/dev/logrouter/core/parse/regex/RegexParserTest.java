@@ -109,6 +109,10 @@ class RegexParserTest {
         bad.fields().set("unrelated", "1");
         parser(RegexParserConfig.of("v=(?<v>.+)")).parse(templated(bad, in));
         assertThat(bad.fields().get("v")).isEqualTo("\ufffd(z");
+        byte[] truncated = {'v', '=', (byte) 0xE2, (byte) 0x82, 'z'};
+        parser(RegexParserConfig.of("v=(?<v>.+)")).parse(templated(bad, truncated));
+        assertThat(bad.fields().get("v")).as("one U+FFFD per malformed byte, as filters and subst decode")
+                .isEqualTo("\ufffd\ufffdz");
     }
 
     /** Puts raw bytes in MSG by re-parsing a frame made of a header and those bytes. */
