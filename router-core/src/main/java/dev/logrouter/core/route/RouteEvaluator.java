@@ -26,6 +26,8 @@ public final class RouteEvaluator implements EventParser {
     private final boolean routeAll;
     private final long allSinks;
     private final Counter unrouted;
+    /** Scratch of one {@link #parse}: whether a route took the message. */
+    private boolean taken;
 
     RouteEvaluator(Routes.Route[] routes, Routes.Route[] fallbacks, EventParser[][] chains, boolean routeAll,
                    long allSinks, Counter unrouted) {
@@ -59,11 +61,26 @@ public final class RouteEvaluator implements EventParser {
         }
         java.util.Arrays.fill(chainRun, false);
         long sourceBit = 1L << event.sourceId();
+        taken = false;
+        long mask = evaluate(routes, filters, sourceBit, event);
+        if (!taken) {
+            mask = evaluate(fallbacks, fallbackFilters, sourceBit, event);
+        }
+        if (!taken) {
+            unrouted.inc();
+        }
+        event.setSinkMask(mask);
+    }
+
+    /**
+     * Evaluates {@code rs} in order (with their per-worker filters {@code fs}) and returns the sinks of the routes
+     * that took the message; sets {@link #taken} when one did.
+     */
+    private long evaluate(Routes.Route[] rs, Filter[] fs, long sourceBit, LogEvent event) {
         long mask = 0;
-        boolean taken = false;
-        for (int i = 0; i < routes.length; i++) {
-            Routes.Route r = routes[i];
-            if ((r.sourceMask() & sourceBit) == 0 || (filters[i] != null && !filters[i].test(event))) {
+        for (int i = 0; i < rs.length; i++) {
+            Routes.Route r = rs[i];
+            if ((r.sourceMask() & sourceBit) == 0 || (fs[i] != null && !fs[i].test(event))) {
                 continue;
             }
             taken = true;
@@ -72,24 +89,7 @@ public final class RouteEvaluator implements EventParser {
                 break;
             }
         }
-        if (!taken) {
-            for (int i = 0; i < fallbacks.length; i++) {
-                Routes.Route r = fallbacks[i];
-                if ((r.sourceMask() & sourceBit) == 0
-                        || (fallbackFilters[i] != null && !fallbackFilters[i].test(event))) {
-                    continue;
-                }
-                taken = true;
-                mask |= take(r, event);
-                if (r.isFinal()) {
-                    break;
-                }
-            }
-        }
-        if (!taken) {
-            unrouted.inc();
-        }
-        event.setSinkMask(mask);
+        return mask;
     }
 
     private long take(Routes.Route r, LogEvent event) {

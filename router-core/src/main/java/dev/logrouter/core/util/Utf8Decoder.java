@@ -24,6 +24,20 @@ public final class Utf8Decoder {
      * before {@code end}, or 0 when there is none there.
      */
     public static int sequenceLength(byte[] src, int i, int end) {
+        int cp = codePointAt(src, i, end);
+        return cp < 0 ? 0 : length(cp);
+    }
+
+    /** Bytes of the shortest UTF-8 form of the non-ASCII code point {@code cp} (the only well-formed one). */
+    private static int length(int cp) {
+        return cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    }
+
+    /**
+     * The code point of the well-formed UTF-8 sequence starting with the non-ASCII byte at {@code i} and ending
+     * before {@code end}, or -1 when there is none there.
+     */
+    private static int codePointAt(byte[] src, int i, int end) {
         int b = src[i] & 0xff;
         int n;
         int cp;
@@ -41,22 +55,22 @@ public final class Utf8Decoder {
             cp = b & 0x07;
             min = 0x10000;
         } else {
-            return 0;
+            return -1;
         }
         if (i + n > end) {
-            return 0;
+            return -1;
         }
         for (int k = 1; k < n; k++) {
             int c = src[i + k] & 0xff;
             if ((c & 0xc0) != 0x80) {
-                return 0;
+                return -1;
             }
             cp = (cp << 6) | (c & 0x3f);
         }
         if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-            return 0;
+            return -1;
         }
-        return n;
+        return cp;
     }
 
     /**
@@ -71,24 +85,31 @@ public final class Utf8Decoder {
         int i = 0;
         int end = off + len;
         while (i < len) {
-            int b = src[off + i] & 0xff;
+            if (src[off + i] >= 0) { // a run of ASCII, copied in a tight loop
+                int run = i + 1;
+                while (run < len && src[off + run] >= 0) {
+                    run++;
+                }
+                for (int k = i; k < run; k++) {
+                    dst[n + k - i] = (char) src[off + k];
+                }
+                if (byteAt != null) {
+                    for (int k = i; k < run; k++) {
+                        byteAt[n + k - i] = k;
+                    }
+                }
+                n += run - i;
+                i = run;
+                continue;
+            }
             if (byteAt != null) {
                 byteAt[n] = i;
             }
-            if (b < 0x80) {
-                dst[n++] = (char) b;
-                i++;
-                continue;
-            }
-            int seq = sequenceLength(src, off + i, end);
-            if (seq == 0) {
+            int cp = codePointAt(src, off + i, end);
+            if (cp < 0) {
                 dst[n++] = REPLACEMENT;
                 i++;
                 continue;
-            }
-            int cp = b & (seq == 2 ? 0x1f : seq == 3 ? 0x0f : 0x07);
-            for (int k = 1; k < seq; k++) {
-                cp = (cp << 6) | (src[off + i + k] & 0x3f);
             }
             if (cp >= 0x10000) {
                 dst[n++] = Character.highSurrogate(cp);
@@ -99,7 +120,7 @@ public final class Utf8Decoder {
             } else {
                 dst[n++] = (char) cp;
             }
-            i += seq;
+            i += length(cp);
         }
         if (byteAt != null) {
             byteAt[n] = len;
