@@ -2,6 +2,8 @@ package dev.logrouter.core.filter;
 
 import dev.logrouter.core.metrics.Counter;
 
+import dev.logrouter.core.util.Glob;
+
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -56,7 +58,7 @@ final class MatchSpec {
             regex = null;
             utf8 = false;
         } else if (type == GLOB) {
-            shared = new GlobMatcher(bytes);
+            shared = new Glob(pattern)::matches;
             regex = null;
             utf8 = false;
         } else if (isLiteral(pattern) && (ascii || !ignoreCase)) {

@@ -7,19 +7,18 @@ import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.Template;
 import dev.logrouter.core.util.BoundedCharSequence;
+import dev.logrouter.core.util.Utf8CharSequence;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Replaces the first or every match of a pattern in one field ({@link SubstConfig}).
  *
- * <p>The field's UTF-8 bytes are decoded into a reused char buffer (an invalid byte becomes U+FFFD) with the
- * byte offset of every char kept beside it, so that unmatched text and groups are copied back byte for byte
+ * <p>The field's UTF-8 bytes are decoded into a reused {@link Utf8CharSequence} (an invalid byte becomes U+FFFD)
+ * that keeps the byte offset of every char, so that unmatched text and groups are copied back byte for byte
  * and bytes the regex could not see as text survive unchanged. The {@link Matcher} is reused; no
  * {@code String} is made per message.
  *
@@ -31,16 +30,14 @@ import java.util.regex.Pattern;
  */
 final class SubstRewrite implements EventParser {
 
-
     private final EventField field;
     private final Matcher matcher;
     private final boolean global;
     /** Replacement parts: a group number, or -1 for the template at the same index. */
     private final int[] partGroup;
     private final Template[] partTemplate;
-    private final DecodedChars input = new DecodedChars();
+    private final Utf8CharSequence input = Utf8CharSequence.withByteOffsets();
     private final BoundedCharSequence bounded = new BoundedCharSequence();
-    private int[] byteAt = new int[256];
     private final ByteBuilder out = new ByteBuilder(512);
     private final Counter applied;
     private final Counter aborted;
@@ -140,8 +137,8 @@ final class SubstRewrite implements EventParser {
         }
         int off = field.offset(event);
         int len = field.length(event);
-        int chars = decode(a, off, len);
-        bounded.reset(input, BoundedCharSequence.defaultBudget(chars));
+        Utf8CharSequence in = input.reset(a, off, len);
+        bounded.reset(in, BoundedCharSequence.defaultBudget(in.length()));
         Matcher m = matcher;
         m.reset(bounded);
         out.reset();
@@ -151,7 +148,7 @@ final class SubstRewrite implements EventParser {
         while ((found = bounded.find(m)) == BoundedCharSequence.Outcome.MATCH) {
             matched = true;
             int start = m.start();
-            out.append(a, off + byteAt[copied], byteAt[start] - byteAt[copied]);
+            out.append(a, off + in.byteOffset(copied), in.byteOffset(start) - in.byteOffset(copied));
             appendReplacement(event, m, a, off);
             copied = m.end();
             if (!global) {
@@ -165,7 +162,7 @@ final class SubstRewrite implements EventParser {
         if (!matched) {
             return;
         }
-        out.append(a, off + byteAt[copied], len - byteAt[copied]);
+        out.append(a, off + in.byteOffset(copied), len - in.byteOffset(copied));
         field.set(event, out.array(), 0, out.length());
         applied.inc();
     }
@@ -178,121 +175,10 @@ final class SubstRewrite implements EventParser {
             } else {
                 int s = m.start(g);
                 if (s >= 0) {
-                    out.append(a, off + byteAt[s], byteAt[m.end(g)] - byteAt[s]);
+                    int from = input.byteOffset(s);
+                    out.append(a, off + from, input.byteOffset(m.end(g)) - from);
                 }
             }
-        }
-    }
-
-    /**
-     * Decodes UTF-8 into {@link #input}'s chars, filling {@link #byteAt} (char index → byte offset from
-     * {@code off}, with one entry past the end). Returns the number of chars.
-     */
-    private int decode(byte[] a, int off, int len) {
-        char[] cs = input.ensure(len);
-        if (byteAt.length < len + 1) {
-            byteAt = new int[Math.max(len + 1, byteAt.length * 2)];
-        }
-        int n = 0;
-        int i = 0;
-        while (i < len) {
-            int b = a[off + i] & 0xff;
-            if (b < 0x80) {
-                byteAt[n] = i;
-                cs[n++] = (char) b;
-                i++;
-                continue;
-            }
-            int seq = utf8Length(a, off + i, off + len);
-            if (seq == 0) {
-                byteAt[n] = i;
-                cs[n++] = '\uFFFD';
-                i++;
-                continue;
-            }
-            int cp = b & (seq == 2 ? 0x1f : seq == 3 ? 0x0f : 0x07);
-            for (int k = 1; k < seq; k++) {
-                cp = (cp << 6) | (a[off + i + k] & 0x3f);
-            }
-            if (cp >= 0x10000) {
-                byteAt[n] = i;
-                cs[n++] = Character.highSurrogate(cp);
-                byteAt[n] = i;
-                cs[n++] = Character.lowSurrogate(cp);
-            } else {
-                byteAt[n] = i;
-                cs[n++] = (char) cp;
-            }
-            i += seq;
-        }
-        byteAt[n] = len;
-        input.length = n;
-        return n;
-    }
-
-    /** Length of the well-formed UTF-8 sequence at {@code i} (a non-ASCII lead byte), 0 if malformed. */
-    private static int utf8Length(byte[] a, int i, int end) {
-        int b = a[i] & 0xff;
-        int n;
-        int min;
-        if (b >= 0xc2 && b <= 0xdf) {
-            n = 2;
-            min = 0x80;
-        } else if (b >= 0xe0 && b <= 0xef) {
-            n = 3;
-            min = 0x800;
-        } else if (b >= 0xf0 && b <= 0xf4) {
-            n = 4;
-            min = 0x10000;
-        } else {
-            return 0;
-        }
-        if (i + n > end) {
-            return 0;
-        }
-        int cp = b & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
-        for (int k = 1; k < n; k++) {
-            int c = a[i + k] & 0xff;
-            if ((c & 0xc0) != 0x80) {
-                return 0;
-            }
-            cp = (cp << 6) | (c & 0x3f);
-        }
-        return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : n;
-    }
-
-    /** The decoded field as the matcher sees it (through {@link #bounded}): a reused char buffer. */
-    private static final class DecodedChars implements CharSequence {
-        private char[] chars = new char[256];
-        int length;
-        char[] ensure(int n) {
-            if (chars.length < n) {
-                chars = new char[Math.max(n, chars.length * 2)];
-            }
-            return chars;
-        }
-
-        @Override
-        public int length() {
-            return length;
-        }
-
-        @Override
-        public char charAt(int index) {
-            if (index >= length) {
-                throw new IndexOutOfBoundsException(index);
-            }
-            return chars[index];
-        }
-
-        @Override
-        public CharSequence subSequence(int start, int end) {
-            return new String(chars, start, end - start); // not used on the hot path (no group() calls)
-        }
-
-        @Override
-        public String toString() {
-            return new String(chars, 0, length);
         }
     }
 }

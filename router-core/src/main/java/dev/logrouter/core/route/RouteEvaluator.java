@@ -10,8 +10,7 @@ import dev.logrouter.core.parse.EventParser;
  * each taking the message when its sources include the message's source and its filter matches; a
  * route that takes it runs its parser and rewrite chains (each chain at most once per message, however
  * many routes name it), adds its sinks, and stops the evaluation if it is {@code final}. When no route
- * with sinks took the message, and no final route did, the {@code fallback} routes are evaluated the same
- * way (a route that only parses or rewrites leaves the message to them). A parser's output and tags
+ * took the message, the {@code fallback} routes are evaluated the same way. A parser's output and tags
  * are visible to the filters of later routes, which is how a route selects messages a parser failed on.
  *
  * <p>Threads: one instance per parse worker, called by that worker only.
@@ -27,6 +26,8 @@ public final class RouteEvaluator implements EventParser {
     private final boolean routeAll;
     private final long allSinks;
     private final Counter unrouted;
+    /** Scratch of one {@link #parse}: whether a route took the message. */
+    private boolean taken;
 
     RouteEvaluator(Routes.Route[] routes, Routes.Route[] fallbacks, EventParser[][] chains, boolean routeAll,
                    long allSinks, Counter unrouted) {
@@ -60,38 +61,37 @@ public final class RouteEvaluator implements EventParser {
         }
         java.util.Arrays.fill(chainRun, false);
         long sourceBit = 1L << event.sourceId();
-        long mask = 0;
-        boolean taken = false;
-        for (int i = 0; i < routes.length; i++) {
-            Routes.Route r = routes[i];
-            if ((r.sourceMask() & sourceBit) == 0 || (filters[i] != null && !filters[i].test(event))) {
-                continue;
-            }
-            mask |= take(r, event);
-            // a route that only parses or rewrites does not keep the message from the fallback routes;
-            // a final one does (a final route without sinks is syslog-ng's idiom for dropping messages)
-            taken |= r.sinks() != 0 || r.isFinal();
-            if (r.isFinal()) {
-                break;
-            }
-        }
+        taken = false;
+        long mask = evaluate(routes, filters, sourceBit, event);
         if (!taken) {
-            for (int i = 0; i < fallbacks.length; i++) {
-                Routes.Route r = fallbacks[i];
-                if ((r.sourceMask() & sourceBit) == 0
-                        || (fallbackFilters[i] != null && !fallbackFilters[i].test(event))) {
-                    continue;
-                }
-                mask |= take(r, event);
-                if (r.isFinal()) {
-                    break;
-                }
-            }
+            mask |= evaluate(fallbacks, fallbackFilters, sourceBit, event);
         }
         if (mask == 0) {
             unrouted.inc();
         }
         event.setSinkMask(mask);
+    }
+
+    /**
+     * Evaluates {@code rs} in order (with their per-worker filters {@code fs}) and returns the sinks of the routes
+     * that took the message; sets {@link #taken} when one with sinks, or a final one, did (a route that only
+     * parses or rewrites leaves the message to the fallback routes; a final route without sinks drops it, as
+     * syslog-ng's idiom does).
+     */
+    private long evaluate(Routes.Route[] rs, Filter[] fs, long sourceBit, LogEvent event) {
+        long mask = 0;
+        for (int i = 0; i < rs.length; i++) {
+            Routes.Route r = rs[i];
+            if ((r.sourceMask() & sourceBit) == 0 || (fs[i] != null && !fs[i].test(event))) {
+                continue;
+            }
+            mask |= take(r, event);
+            taken |= r.sinks() != 0 || r.isFinal();
+            if (r.isFinal()) {
+                break;
+            }
+        }
+        return mask;
     }
 
     private long take(Routes.Route r, LogEvent event) {

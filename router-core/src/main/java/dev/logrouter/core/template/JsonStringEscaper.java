@@ -1,5 +1,7 @@
 package dev.logrouter.core.template;
 
+import dev.logrouter.core.util.Utf8Decoder;
+
 /**
  * Writes arbitrary bytes as the contents of a JSON string (without the quotes), the way syslog-ng's
  * {@code $(format-json)} does: {@code "} and {@code \} are backslash-escaped; backspace, form feed, newline,
@@ -7,7 +9,7 @@ package dev.logrouter.core.template;
  * UTF-8 is copied unchanged; every byte that does not start a valid UTF-8 sequence (a stray continuation
  * byte, an overlong form, a surrogate, a truncated sequence, above U+10FFFF) is written as the six characters
  * {@code \\xHH} (an escaped backslash, then {@code x} and two lower-case hex digits), so the output is always
- * valid UTF-8 and valid JSON and the original bytes can still be told.
+ * valid UTF-8 and valid JSON and the original bytes can still be told. Validity is {@link Utf8Decoder}'s.
  *
  * <p>Threads: stateless, any thread.
  */
@@ -49,7 +51,7 @@ public final class JsonStringEscaper implements ValueEscaper {
                 i++;
                 continue;
             }
-            int n = validSequenceLength(src, i, end);
+            int n = Utf8Decoder.sequenceLength(src, i, end);
             if (n > 0) {
                 out.append(src, i, n);
                 i += n;
@@ -89,45 +91,5 @@ public final class JsonStringEscaper implements ValueEscaper {
                 out.append((byte) '\\').append((byte) 'u').append((byte) '0').append((byte) '0')
                         .append(HEX[b >> 4]).append(HEX[b & 0xf]);
         }
-    }
-
-    /**
-     * Length (2..4) of the well-formed UTF-8 sequence starting with the non-ASCII byte at {@code i}, or 0 when
-     * it is not one (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
-     */
-    static int validSequenceLength(byte[] src, int i, int end) {
-        int b = src[i] & 0xff;
-        int n;
-        int cp;
-        int min;
-        if (b >= 0xc2 && b <= 0xdf) {
-            n = 2;
-            cp = b & 0x1f;
-            min = 0x80;
-        } else if (b >= 0xe0 && b <= 0xef) {
-            n = 3;
-            cp = b & 0x0f;
-            min = 0x800;
-        } else if (b >= 0xf0 && b <= 0xf4) {
-            n = 4;
-            cp = b & 0x07;
-            min = 0x10000;
-        } else {
-            return 0;
-        }
-        if (i + n > end) {
-            return 0;
-        }
-        for (int k = 1; k < n; k++) {
-            int c = src[i + k] & 0xff;
-            if ((c & 0xc0) != 0x80) {
-                return 0;
-            }
-            cp = (cp << 6) | (c & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-            return 0;
-        }
-        return n;
     }
 }

@@ -3,6 +3,7 @@ package dev.logrouter.core.template;
 import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.StructuredData;
+import dev.logrouter.core.util.Glob;
 
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;

@@ -131,6 +131,14 @@ public final class BoundedCharSequence implements CharSequence {
         return exceeded;
     }
 
+    /**
+     * True once the step budget itself ran out since the last reset; unlike {@link #exceeded()}, false when the
+     * abort was the engine overflowing its stack.
+     */
+    public boolean budgetSpent() {
+        return remaining < 0;
+    }
+
     /** Character reads spent since the last reset. */
     public long stepsUsed() {
         return budget - Math.max(0, remaining);

@@ -2,20 +2,19 @@ package dev.logrouter.core.rewrite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.logrouter.core.parse.MessageParserFixture.context;
+import static dev.logrouter.core.parse.MessageParserFixture.loader;
+import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
 
 import dev.logrouter.core.config.ConfigLoader;
 import dev.logrouter.core.config.RouterConfig;
-import dev.logrouter.core.config.TestFileSinkConfig;
-import dev.logrouter.core.config.TestTcpSourceConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
-import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.parse.ParserConfig;
 import dev.logrouter.core.parse.ParserTypes;
-import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.route.RouteEvaluator;
 import dev.logrouter.core.route.Routes;
 import dev.logrouter.core.template.ByteBuilder;
@@ -23,9 +22,7 @@ import dev.logrouter.core.template.Template;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,30 +38,17 @@ class RewriteTest {
 
     private MetricGroup metrics;
 
-    private static LogEvent parsed(byte[] raw, byte hint) {
-        LogEvent e = new LogEvent();
-        e.clear();
-        e.setRaw(raw, 0, raw.length);
-        byte[] peer = "192.0.2.7".getBytes(StandardCharsets.US_ASCII);
-        e.setPeer(peer, 0, peer.length);
-        e.setSource(0, "in".getBytes(StandardCharsets.US_ASCII), hint, 1L);
-        e.setReceivedMillis(Instant.parse("2026-11-22T06:14:00Z").toEpochMilli());
-        new SyslogHeaderParser(ZoneOffset.UTC).parse(e);
-        assertThat(e.hasFlag(LogEvent.FLAG_PARSE_ERROR)).isFalse();
-        return e;
-    }
-
     private static LogEvent bsd(String line) {
-        return parsed(line.getBytes(StandardCharsets.UTF_8), LogEvent.FORMAT_RFC3164);
+        return syslogEvent(line.getBytes(StandardCharsets.UTF_8), LogEvent.FORMAT_RFC3164);
     }
 
     private static LogEvent ietf(String line) {
-        return parsed(line.getBytes(StandardCharsets.UTF_8), LogEvent.FORMAT_RFC5424);
+        return syslogEvent(line.getBytes(StandardCharsets.UTF_8), LogEvent.FORMAT_RFC5424);
     }
 
     private EventParser step(ParserConfig cfg, String type) {
         metrics = new MetricGroup("Parser", "w." + type);
-        return cfg.create(new ParseContext("w." + type, type, ZoneOffset.UTC, metrics));
+        return cfg.create(context(type, metrics));
     }
 
     private static String render(String template, LogEvent e) {
@@ -200,7 +184,7 @@ class RewriteTest {
         raw.write(new byte[] {(byte) 0xff, 'x'});
         raw.write(" árvíztűrő 😀 secret=hunter2 ".getBytes(StandardCharsets.UTF_8));
         raw.write(new byte[] {(byte) 0xc3});
-        LogEvent e = parsed(raw.toByteArray(), LogEvent.FORMAT_RFC3164);
+        LogEvent e = syslogEvent(raw.toByteArray(), LogEvent.FORMAT_RFC3164);
         step(subst("MSG", "secret=\\S+", "secret=***", true), "subst").parse(e);
         ByteArrayOutputStream want = new ByteArrayOutputStream();
         want.write(new byte[] {(byte) 0xff, 'x'});
@@ -266,8 +250,7 @@ class RewriteTest {
 
     @Test
     void aRewriteChainFromYamlRunsInItsRoute() throws Exception {
-        ConfigLoader loader = new ConfigLoader(Map.of("tcp", TestTcpSourceConfig.class),
-                Map.of("file", TestFileSinkConfig.class), ParserTypes.core());
+        ConfigLoader loader = loader();
         RouterConfig cfg = loader.load(String.join("\n",
                 "sources:",
                 "  - {type: tcp, name: in}",

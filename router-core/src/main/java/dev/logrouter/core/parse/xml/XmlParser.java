@@ -7,6 +7,7 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.parse.FieldParser;
 import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.util.Glob;
 
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
@@ -46,7 +47,7 @@ public final class XmlParser extends FieldParser {
     private final int maxDepth;
     private final int[] nameMarks;
     private final boolean strip;
-    private final String[] excludeTags;
+    private final Glob[] excludeTags;
     private final boolean dropInvalid;
 
     XmlParser(XmlParserConfig cfg, ParseContext ctx) {
@@ -55,7 +56,7 @@ public final class XmlParser extends FieldParser {
         this.nameMarks = new int[maxDepth + 1];
         this.strip = cfg.stripWhitespaces();
         List<String> ex = cfg.excludeTags();
-        this.excludeTags = ex.toArray(new String[0]);
+        this.excludeTags = ex.stream().map(Glob::new).toArray(Glob[]::new);
         this.dropInvalid = cfg.dropInvalid();
         this.factory = newFactory(maxDepth);
     }
@@ -128,16 +129,20 @@ public final class XmlParser extends FieldParser {
                         skipping++;
                     } else {
                         String element = r.getLocalName();
-                        if (isExcluded(element)) {
+                        ByteBuilder name = out.name();
+                        int mark = name.length();
+                        if (depth > 0) {
+                            name.append((byte) '.');
+                        }
+                        int start = name.length();
+                        name.appendUtf8(element, 0, element.length());
+                        if (isExcluded(name.array(), start, name.length() - start)) {
+                            name.setLength(mark);
                             skipping = 1;
                         } else if (depth == maxDepth) {
+                            name.setLength(mark);
                             return false;
                         } else {
-                            ByteBuilder name = out.name();
-                            if (depth > 0) {
-                                name.append((byte) '.');
-                            }
-                            name.appendUtf8(element, 0, element.length());
                             depth++;
                             nameMarks[depth] = name.length();
                             writeAttributes(r);
@@ -227,9 +232,10 @@ public final class XmlParser extends FieldParser {
         out.set(v.array(), 0, v.length());
     }
 
-    private boolean isExcluded(String element) {
-        for (String p : excludeTags) {
-            if (Glob.matches(p, element)) {
+    /** True when the element name, {@code len} UTF-8 bytes of {@code a} at {@code off}, matches an exclude glob. */
+    private boolean isExcluded(byte[] a, int off, int len) {
+        for (Glob p : excludeTags) {
+            if (p.matches(a, off, len)) {
                 return true;
             }
         }

@@ -1,20 +1,15 @@
 package dev.logrouter.core.parse.csv;
 
-import dev.logrouter.core.config.ConfigLoader;
-import dev.logrouter.core.config.RouterConfig;
-import dev.logrouter.core.config.TestFileSinkConfig;
-import dev.logrouter.core.config.TestTcpSourceConfig;
+import static dev.logrouter.core.parse.MessageParserFixture.context;
+import static dev.logrouter.core.parse.MessageParserFixture.loadStep;
+import static dev.logrouter.core.parse.MessageParserFixture.msg;
+import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricGroup;
-import dev.logrouter.core.parse.ParseContext;
-import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,24 +18,10 @@ class CsvParserTest {
 
     private static final int FAILED = Tags.id(".parse.csv.failed");
     private static final List<String> ABC = List.of("a", "b", "c");
+    /** A real RFC 3164 header; MSG is what follows. */
+    private static final String HEADER = "<13>May  1 12:34:56 web01 access: ";
 
     private final MetricGroup metrics = new MetricGroup("Parser", "test.csv");
-
-    /** A real RFC 3164 line with {@code msg} as its MSG, header parsed. */
-    static LogEvent event(String msg) {
-        byte[] raw = ("<13>May  1 12:34:56 web01 access: " + msg).getBytes(StandardCharsets.UTF_8);
-        LogEvent e = new LogEvent();
-        e.setRaw(raw, 0, raw.length);
-        e.setReceivedMillis(1_714_566_896_789L);
-        new SyslogHeaderParser(ZoneOffset.UTC).parse(e);
-        assertThat(e.hasFlag(LogEvent.FLAG_PARSE_ERROR)).isFalse();
-        return e;
-    }
-
-    static String msg(LogEvent e) {
-        return new String(e.fieldArray(LogEvent.MSG), e.fieldOffset(LogEvent.MSG), e.fieldLength(LogEvent.MSG),
-                StandardCharsets.UTF_8);
-    }
 
     private static CsvParserConfig cfg(List<String> columns, String delimiters, String dialect, List<String> flags,
                                        String nullValue) {
@@ -49,8 +30,8 @@ class CsvParserTest {
     }
 
     private LogEvent parse(CsvParserConfig cfg, String msg) {
-        LogEvent e = event(msg);
-        cfg.create(new ParseContext("test.csv", "csv", ZoneOffset.UTC, metrics)).parse(e);
+        LogEvent e = syslogEvent(HEADER, msg);
+        cfg.create(context("csv", metrics)).parse(e);
         return e;
     }
 
@@ -215,21 +196,7 @@ class CsvParserTest {
                 .hasMessageContaining("string-delimiters");
         assertThatThrownBy(() -> new CsvParserConfig(null, "", "${MSG}", ABC, ",", List.of(), "\"", "escape-none",
                 List.of(), null)).hasMessageContaining("quote-pairs");
-        ConfigLoader loader = new ConfigLoader(Map.of("tcp", TestTcpSourceConfig.class),
-                Map.of("file", TestFileSinkConfig.class));
-        RouterConfig rc = loader.load(String.join("\n",
-                "sources: [{type: tcp, name: in}]",
-                "sinks: [{type: file, name: out, path: /tmp/x}]",
-                "parsers:",
-                "  access:",
-                "    - type: csv",
-                "      columns: [a, b, c]",
-                ""), "router.yaml");
-        assertThat(rc.parsers().get("access").get(0)).isEqualTo(CsvParserConfig.of(ABC));
-        assertThatThrownBy(() -> loader.load(String.join("\n",
-                "sources: [{type: tcp, name: in}]",
-                "sinks: [{type: file, name: out, path: /tmp/x}]",
-                "parsers: {access: [{type: csv}]}",
-                ""), "router.yaml")).hasMessageContaining("columns");
+        assertThat(loadStep("type: csv", "columns: [a, b, c]")).isEqualTo(CsvParserConfig.of(ABC));
+        assertThatThrownBy(() -> loadStep("type: csv")).hasMessageContaining("columns");
     }
 }

@@ -1,8 +1,11 @@
 package dev.logrouter.core.parse.json;
 
+import static dev.logrouter.core.parse.MessageParserFixture.allocatedBytes;
 import static dev.logrouter.core.parse.MessageParserFixture.fields;
 import static dev.logrouter.core.parse.MessageParserFixture.loadStep;
 import static dev.logrouter.core.parse.MessageParserFixture.msg;
+import static dev.logrouter.core.parse.MessageParserFixture.parse;
+import static dev.logrouter.core.parse.MessageParserFixture.parserFromYaml;
 import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,9 +18,7 @@ import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.MessageParserFixture;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,17 +32,7 @@ class JsonFieldParserTest {
     private final MetricGroup metrics = new MetricGroup("Parser", "test.json");
 
     private EventParser parser(String... options) throws Exception {
-        String[] lines = new String[options.length + 1];
-        lines[0] = "type: json";
-        System.arraycopy(options, 0, lines, 1, options.length);
-        JsonParserConfig cfg = (JsonParserConfig) loadStep(lines);
-        return cfg.create(MessageParserFixture.context("json", metrics));
-    }
-
-    private LogEvent parse(EventParser p, String msg) {
-        LogEvent e = syslogEvent(msg);
-        p.parse(e);
-        return e;
+        return parserFromYaml("json", metrics, options);
     }
 
     private void assertFailedKeepingMessage(LogEvent e, String msg) {
@@ -296,27 +287,13 @@ class JsonFieldParserTest {
 
     @Test
     void warmParserAllocatesLittlePerMessage() throws Exception {
-        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean);
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
-        Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
         EventParser p = parser("prefix: .json.");
         byte[] frame = (MessageParserFixture.HEADER
                 + "{\"user\":{\"id\":7,\"name\":\"Ann\"},\"tags\":[\"a\",\"b\"],\"ms\":0.042,\"ok\":true}")
                 .getBytes(StandardCharsets.US_ASCII);
         LogEvent e = MessageParserFixture.syslogEvent(frame);
-        for (int i = 0; i < 20_000; i++) {
-            e.fields().clear();
-            p.parse(e);
-        }
-        long tid = Thread.currentThread().getId();
-        long before = threads.getThreadAllocatedBytes(tid);
         int n = 3_000;
-        for (int i = 0; i < n; i++) {
-            e.fields().clear();
-            p.parse(e);
-        }
-        long perMessage = (threads.getThreadAllocatedBytes(tid) - before) / n;
+        long perMessage = allocatedBytes(p, e, 20_000, n) / n;
         assertThat(e.fields().get(".json.user.name")).isEqualTo("Ann");
         // any per-message object (a Jackson parser is ~700 B) would show; the measurement itself may cost a little
         assertThat(perMessage).isLessThan(8);

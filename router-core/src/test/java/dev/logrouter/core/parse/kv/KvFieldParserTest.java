@@ -1,9 +1,11 @@
 package dev.logrouter.core.parse.kv;
 
+import static dev.logrouter.core.parse.MessageParserFixture.allocatedBytes;
 import static dev.logrouter.core.parse.MessageParserFixture.fields;
 import static dev.logrouter.core.parse.MessageParserFixture.loadStep;
 import static dev.logrouter.core.parse.MessageParserFixture.msg;
-import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
+import static dev.logrouter.core.parse.MessageParserFixture.parse;
+import static dev.logrouter.core.parse.MessageParserFixture.parserFromYaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
@@ -15,9 +17,7 @@ import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.MessageParserFixture;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** The {@code kv} parser on real syslog frames: fields, prefix, options, stray words, bad input, allocation. */
@@ -28,17 +28,7 @@ class KvFieldParserTest {
     private final MetricGroup metrics = new MetricGroup("Parser", "test.kv");
 
     private EventParser parser(String... options) throws Exception {
-        String[] lines = new String[options.length + 1];
-        lines[0] = "type: kv";
-        System.arraycopy(options, 0, lines, 1, options.length);
-        KvParserConfig cfg = (KvParserConfig) loadStep(lines);
-        return cfg.create(MessageParserFixture.context("kv", metrics));
-    }
-
-    private LogEvent parse(EventParser p, String msg) {
-        LogEvent e = syslogEvent(msg);
-        p.parse(e);
-        return e;
+        return parserFromYaml("kv", metrics, options);
     }
 
     @Test
@@ -149,26 +139,12 @@ class KvFieldParserTest {
 
     @Test
     void warmParserAllocatesNothingPerMessage() throws Exception {
-        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean);
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
-        Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
         EventParser p = parser("prefix: .kv.", "stray-words-value-name: stray");
         byte[] frame = (MessageParserFixture.HEADER + "word fw=10.0.0.1 msg=\"Connection \\\"opened\\\"\" n=16351 "
                 + "src=10.0.5.200:57719:X0 dst=71.250.0.14:53:X1 proto=udp/dns sent=66")
                 .getBytes(StandardCharsets.US_ASCII);
         LogEvent e = MessageParserFixture.syslogEvent(frame);
-        for (int i = 0; i < 20_000; i++) {
-            e.fields().clear();
-            p.parse(e);
-        }
-        long tid = Thread.currentThread().getId();
-        long before = threads.getThreadAllocatedBytes(tid);
-        for (int i = 0; i < 3_000; i++) {
-            e.fields().clear();
-            p.parse(e);
-        }
-        long allocated = threads.getThreadAllocatedBytes(tid) - before;
+        long allocated = allocatedBytes(p, e, 20_000, 3_000);
         assertThat(e.fields().get(".kv.msg")).isEqualTo("Connection \"opened\"");
         assertThat(e.fields().get("stray")).isEqualTo("word");
         assertThat(allocated).isLessThan(3_000);

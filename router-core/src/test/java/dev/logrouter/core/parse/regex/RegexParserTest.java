@@ -1,21 +1,18 @@
 package dev.logrouter.core.parse.regex;
 
-import dev.logrouter.core.config.ConfigLoader;
+import static dev.logrouter.core.parse.MessageParserFixture.context;
+import static dev.logrouter.core.parse.MessageParserFixture.frame;
+import static dev.logrouter.core.parse.MessageParserFixture.loadStep;
+import static dev.logrouter.core.parse.MessageParserFixture.msg;
+import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
 import dev.logrouter.core.config.ConfigException;
-import dev.logrouter.core.config.TestFileSinkConfig;
-import dev.logrouter.core.config.TestTcpSourceConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.EventParser;
-import dev.logrouter.core.parse.ParseContext;
-import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,28 +22,23 @@ class RegexParserTest {
 
     private static final int FAILED = Tags.id(".parse.regex.failed");
     private static final String SSHD = "Failed password for invalid user admin from 203.0.113.7 port 52144 ssh2";
+    private static final String HEADER = "<38>May  1 12:34:56 bastion sshd[811]: ";
     private static final String USER = "user (?<user>\\S+) from (?<ip>[0-9.]+) port (?<port>\\d+)";
 
     private final MetricGroup metrics = new MetricGroup("Parser", "test.regex");
 
     /** A real RFC 3164 line with {@code msg} as its MSG, header parsed. */
-    static LogEvent event(String msg) {
-        byte[] raw = ("<38>May  1 12:34:56 bastion sshd[811]: " + msg).getBytes(StandardCharsets.UTF_8);
-        LogEvent e = new LogEvent();
-        e.setRaw(raw, 0, raw.length);
-        e.setReceivedMillis(1_714_566_896_789L);
-        new SyslogHeaderParser(ZoneOffset.UTC).parse(e);
-        assertThat(e.hasFlag(LogEvent.FLAG_PARSE_ERROR)).isFalse();
-        return e;
+    private static LogEvent event(String msg) {
+        return syslogEvent(HEADER, msg);
     }
 
-    static String msg(LogEvent e) {
-        return new String(e.fieldArray(LogEvent.MSG), e.fieldOffset(LogEvent.MSG), e.fieldLength(LogEvent.MSG),
-                StandardCharsets.UTF_8);
+    /** The same with MSG bytes that need not be valid UTF-8. */
+    private static LogEvent event(byte[] msg) {
+        return syslogEvent(frame(HEADER, msg), LogEvent.FORMAT_AUTO);
     }
 
     private EventParser parser(RegexParserConfig cfg) {
-        return cfg.create(new ParseContext("test.regex", "regex", ZoneOffset.UTC, metrics));
+        return cfg.create(context("regex", metrics));
     }
 
     private LogEvent parse(RegexParserConfig cfg, String msg) {
@@ -104,23 +96,13 @@ class RegexParserTest {
         assertThat(e.fields().get("user")).isEqualTo("J\u00fcrgen");
         assertThat(e.fields().get("city")).isEqualTo("\u6771\u4eac");
         assertThat(e.fields().get("emoji")).isEqualTo("\u263a");
-        LogEvent bad = event("x");
-        byte[] in = {'v', '=', (byte) 0xC3, (byte) 0x28, 'z'};
-        bad.fields().set("unrelated", "1");
-        parser(RegexParserConfig.of("v=(?<v>.+)")).parse(templated(bad, in));
+        LogEvent bad = event(new byte[] {'v', '=', (byte) 0xC3, (byte) 0x28, 'z'});
+        parser(RegexParserConfig.of("v=(?<v>.+)")).parse(bad);
         assertThat(bad.fields().get("v")).isEqualTo("\ufffd(z");
-    }
-
-    /** Puts raw bytes in MSG by re-parsing a frame made of a header and those bytes. */
-    private static LogEvent templated(LogEvent e, byte[] msg) {
-        byte[] head = "<38>May  1 12:34:56 bastion sshd[811]: ".getBytes(StandardCharsets.US_ASCII);
-        byte[] raw = new byte[head.length + msg.length];
-        System.arraycopy(head, 0, raw, 0, head.length);
-        System.arraycopy(msg, 0, raw, head.length, msg.length);
-        e.clear();
-        e.setRaw(raw, 0, raw.length);
-        new SyslogHeaderParser(ZoneOffset.UTC).parse(e);
-        return e;
+        LogEvent truncated = event(new byte[] {'v', '=', (byte) 0xE2, (byte) 0x82, 'z'});
+        parser(RegexParserConfig.of("v=(?<v>.+)")).parse(truncated);
+        assertThat(truncated.fields().get("v")).as("one U+FFFD per malformed byte, as filters and subst decode")
+                .isEqualTo("\ufffd\ufffdz");
     }
 
     @Test
@@ -179,13 +161,7 @@ class RegexParserTest {
                 .hasMessageContaining("Unclosed group");
         assertThatThrownBy(() -> new RegexParserConfig(null, "", "${MSG}", List.of("x"), List.of("global"), 1000))
                 .hasMessageContaining("global");
-        ConfigLoader loader = new ConfigLoader(Map.of("tcp", TestTcpSourceConfig.class),
-                Map.of("file", TestFileSinkConfig.class));
-        assertThatThrownBy(() -> loader.load(String.join("\n",
-                "sources: [{type: tcp, name: in}]",
-                "sinks: [{type: file, name: out, path: /tmp/x}]",
-                "parsers: {ssh: [{type: regex, patterns: ['a[b']}]}",
-                ""), "router.yaml"))
+        assertThatThrownBy(() -> loadStep("type: regex", "patterns: ['a[b']"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("a[b")
                 .hasMessageContaining("Unclosed character class");

@@ -1,11 +1,9 @@
 package dev.logrouter.bench.core.parse.regex;
 
+import dev.logrouter.bench.core.parse.ParserBenchSupport;
 import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.EventParser;
-import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.parse.regex.RegexParserConfig;
-import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,8 +16,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -91,16 +87,9 @@ public class RegexParserBenchmark {
                 expected = 6;
             }
         }
-        byte[] raw = ("<134>1 2024-05-01T12:34:56.789Z web01 app 4242 - - " + line).getBytes(StandardCharsets.UTF_8);
-        event.setRaw(raw, 0, raw.length);
-        new SyslogHeaderParser(ZoneOffset.UTC).parse(event);
-        parser = RegexParserConfig.of(patterns).create(new ParseContext("bench.regex", "regex", ZoneOffset.UTC,
-                new MetricGroup("Parser", "bench.regex")));
-        int n = parse();
-        if (n != expected || event.tagCount() != 0) {
-            throw new IllegalStateException(shape + " (" + raw.length + " bytes) did not parse as intended: "
-                    + n + " fields, " + event.tagCount() + " tags");
-        }
+        ParserBenchSupport.receive(event, "web01", line);
+        parser = ParserBenchSupport.create(RegexParserConfig.of(patterns), "regex");
+        ParserBenchSupport.checkParsed(shape, event, parse(), expected);
     }
 
     @Benchmark

@@ -1,10 +1,8 @@
 package dev.logrouter.bench.core.parse.xml;
 
+import dev.logrouter.bench.core.parse.ParserBenchSupport;
 import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.EventParser;
-import dev.logrouter.core.parse.ParseContext;
-import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.parse.xml.XmlParserConfig;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,8 +16,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -66,21 +62,14 @@ public class XmlParserBenchmark {
             case "flat" -> FLAT;
             default -> ATTRIBUTES;
         };
-        byte[] raw = ("<134>1 2024-05-01T12:34:56.789Z dc01 app 4242 - - " + doc).getBytes(StandardCharsets.UTF_8);
-        event.setRaw(raw, 0, raw.length);
-        new SyslogHeaderParser(ZoneOffset.UTC).parse(event);
-        parser = XmlParserConfig.defaults().create(new ParseContext("bench.xml", "xml", ZoneOffset.UTC,
-                new MetricGroup("Parser", "bench.xml")));
-        int n = parse();
+        ParserBenchSupport.receive(event, "dc01", doc);
+        parser = ParserBenchSupport.create(XmlParserConfig.defaults(), "xml");
         int expected = switch (shape) {
             case "winevent" -> 7; // the four <Data> concatenate into one field, as in syslog-ng
             case "flat" -> 10;
             default -> 17;
         };
-        if (n != expected || event.tagCount() != 0) {
-            throw new IllegalStateException(shape + " (" + raw.length + " bytes) did not parse as intended: "
-                    + n + " fields, " + event.tagCount() + " tags");
-        }
+        ParserBenchSupport.checkParsed(shape, event, parse(), expected);
     }
 
     @Benchmark
