@@ -10,7 +10,8 @@ import dev.logrouter.core.parse.EventParser;
  * each taking the message when its sources include the message's source and its filter matches; a
  * route that takes it runs its parser and rewrite chains (each chain at most once per message, however
  * many routes name it), adds its sinks, and stops the evaluation if it is {@code final}. When no route
- * took the message, the {@code fallback} routes are evaluated the same way. A parser's output and tags
+ * with sinks took the message, and no final route did, the {@code fallback} routes are evaluated the same
+ * way (a route that only parses or rewrites leaves the message to them). A parser's output and tags
  * are visible to the filters of later routes, which is how a route selects messages a parser failed on.
  *
  * <p>Threads: one instance per parse worker, called by that worker only.
