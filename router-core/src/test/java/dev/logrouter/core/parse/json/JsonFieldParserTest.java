@@ -19,6 +19,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The {@code json} parser on real syslog frames: syslog-ng 3.38 json-parser naming and values, options, and the
@@ -198,6 +199,19 @@ class JsonFieldParserTest {
     void truncatedJsonFailsAndLeavesTheEventAsItWas() throws Exception {
         String text = "{\"user\":\"alice\",\"nested\":{\"id\":1,\"tags\":[\"a\",\"b";
         assertFailedKeepingMessage(parse(parser(), text), text);
+    }
+
+    @Test
+    @Timeout(60) // a parser that spins on bad input must fail the build, not hang it
+    void inputEndingRightAfterAMemberNameOrValueFailsInsteadOfSpinning() throws Exception {
+        // the non-blocking parser answers NOT_AVAILABLE there without changing its current token
+        for (String msg : new String[] {"{ \"k\\u00e9y\"", "{\"a\"", "{\"a\":1,\"b\"", "{\"a\":\"x\",\"b\":",
+            "{\"a\":[1,2", "{\"a\":{\"b\":true"}) {
+            EventParser p = parser();
+            LogEvent e = parse(p, msg);
+            assertThat(e.hasTag(FAILED)).as(msg).isTrue();
+            assertThat(e.fields().size()).as(msg).isZero();
+        }
     }
 
     @Test
