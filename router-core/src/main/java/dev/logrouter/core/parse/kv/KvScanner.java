@@ -212,7 +212,13 @@ final class KvScanner {
                     } else if (b == '\\') {
                         state = BACKSLASH;
                     } else {
-                        unquoted.append(b);
+                        // the run of plain bytes up to the next quote or backslash, copied at once
+                        int last = cur;
+                        while (last + 1 < end && in[last + 1] != quote && in[last + 1] != '\\') {
+                            last++;
+                        }
+                        unquoted.append(in, cur, last + 1 - cur);
+                        cur = last;
                     }
                     break;
                 case BACKSLASH:
