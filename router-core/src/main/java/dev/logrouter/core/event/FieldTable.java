@@ -1,5 +1,10 @@
 package dev.logrouter.core.event;
 
+import dev.logrouter.core.util.Utf8Encoder;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -13,6 +18,11 @@ import java.util.Arrays;
  * Entries keep their first insertion order. Each entry carries an {@code int} tag free for the writer's
  * use; structured data stores the SD-ID length there so that {@code ${SDATA}} can be re-serialised.
  *
+ * <p>Names are found through an open-addressing hash index (linear probing over entry numbers, at most half
+ * full). Its slots carry the generation they were written in, so {@link #clear()} forgets the whole index by
+ * bumping the generation instead of wiping it; {@link #rollback()} and {@link #unset} rebuild it from the
+ * entries that remain.
+ *
  * <p>Threads: written by the one parse worker that owns the event, read afterwards by sinks; never shared
  * concurrently.
  */
@@ -25,9 +35,15 @@ public final class FieldTable {
     private int[] valOff = new int[8];
     private int[] valLen = new int[8];
     private int[] tag = new int[8];
-    /** A hash of each entry's name, compared before the bytes so that a lookup rarely touches them. */
+    /** The {@link #hash} of each entry's name, compared before the bytes so that a probe rarely touches them. */
     private int[] nameHash = new int[8];
     private int count;
+
+    // the index: slot s is used when slotGen[s] == generation, and then holds entry slotEntry[s]
+    private int[] slotGen = new int[16];
+    private int[] slotEntry = new int[16];
+    private int slotMask = 15;
+    private int generation = 1;
 
     // an open transaction (see begin/commit/rollback): the state to go back to, and the old values of
     // entries that existed before it and were overwritten since
@@ -41,6 +57,32 @@ public final class FieldTable {
         dataLength = 0;
         count = 0;
         inTransaction = false;
+        forgetIndex();
+    }
+
+    /** Empties the index in O(1): slots of older generations count as free. */
+    private void forgetIndex() {
+        if (++generation == 0) { // wrapped after 2^32 clears: old stamps could look current again
+            Arrays.fill(slotGen, 0);
+            generation = 1;
+        }
+    }
+
+    /** Indexes entries {@code [0, count)} afresh (after entries were removed or the index grew). */
+    private void rebuildIndex() {
+        forgetIndex();
+        for (int i = 0; i < count; i++) {
+            insertSlot(nameHash[i], i);
+        }
+    }
+
+    private void insertSlot(int h, int entry) {
+        int s = h & slotMask;
+        while (slotGen[s] == generation) {
+            s = (s + 1) & slotMask;
+        }
+        slotGen[s] = generation;
+        slotEntry[s] = entry;
     }
 
     /**
@@ -71,9 +113,13 @@ public final class FieldTable {
             valLen[i] = undo[u + 2];
             tag[i] = undo[u + 3];
         }
+        boolean removed = count != markCount;
         count = markCount;
         dataLength = markData;
         inTransaction = false;
+        if (removed) {
+            rebuildIndex();
+        }
     }
 
     private void saveForUndo(int i) {
@@ -106,6 +152,7 @@ public final class FieldTable {
         System.arraycopy(tag, i + 1, tag, i, tail);
         System.arraycopy(nameHash, i + 1, nameHash, i, tail);
         count--;
+        rebuildIndex();
         return true;
     }
 
@@ -117,7 +164,21 @@ public final class FieldTable {
      * Sets {@code name} to {@code value}; returns the entry index.
      */
     public int set(byte[] name, int nOff, int nLen, byte[] value, int vOff, int vLen, int entryTag) {
-        int i = entry(name, nOff, nLen);
+        int i = entry(name, nOff, nLen, name, 0, 0);
+        saveForUndo(i);
+        valOff[i] = append(value, vOff, vLen);
+        valLen[i] = vLen;
+        tag[i] = entryTag;
+        return i;
+    }
+
+    /**
+     * Sets the name made of {@code head} followed by {@code tail} (a parser's prefix and a key, say) to
+     * {@code value}, without the caller joining them first; returns the entry index.
+     */
+    public int set(byte[] head, int hOff, int hLen, byte[] tail, int tOff, int tLen,
+            byte[] value, int vOff, int vLen, int entryTag) {
+        int i = entry(head, hOff, hLen, tail, tOff, tLen);
         saveForUndo(i);
         valOff[i] = append(value, vOff, vLen);
         valLen[i] = vLen;
@@ -134,7 +195,7 @@ public final class FieldTable {
 
     /** Starts a value that the caller composes byte by byte with {@link #appendToValue}; returns the entry. */
     public int begin(byte[] name, int nOff, int nLen, int entryTag) {
-        int i = entry(name, nOff, nLen);
+        int i = entry(name, nOff, nLen, name, 0, 0);
         saveForUndo(i);
         valOff[i] = dataLength;
         valLen[i] = 0;
@@ -160,29 +221,84 @@ public final class FieldTable {
         valLen[i] += len;
     }
 
-    /** The entry for a name, added (name copied, value empty) when it is new. */
-    private int entry(byte[] name, int nOff, int nLen) {
-        int h = hash(name, nOff, nLen);
-        int i = indexOf(name, nOff, nLen, h);
-        if (i < 0) {
-            i = count;
-            ensureEntries(count + 1);
-            nameOff[i] = append(name, nOff, nLen);
-            nameLen[i] = nLen;
-            nameHash[i] = h;
-            count++;
+    /**
+     * Appends {@code n} chars of {@code c} encoded as UTF-8 to the value of entry {@code i}, under the same rule as
+     * {@link #appendToValue(int, byte)}: the encoding lands in the table directly, with no scratch copy.
+     */
+    public void appendUtf8ToValue(int i, char[] c, int off, int n) {
+        ensureData(Utf8Encoder.maxBytes(n));
+        int to = Utf8Encoder.encode(c, off, n, data, dataLength);
+        valLen[i] += to - dataLength;
+        dataLength = to;
+    }
+
+    /**
+     * The entry for the name {@code head + tail}, added (name kept, value empty) when it is new. The name is
+     * copied to the end of the data first and hashed and compared there; when it is already present that copy
+     * is left as scratch space that the value then overwrites.
+     */
+    private int entry(byte[] head, int hOff, int hLen, byte[] tail, int tOff, int tLen) {
+        int nLen = hLen + tLen;
+        ensureData(nLen);
+        byte[] d = data;
+        int at = dataLength;
+        System.arraycopy(head, hOff, d, at, hLen);
+        if (tLen > 0) {
+            System.arraycopy(tail, tOff, d, at + hLen, tLen);
+        }
+        int h = hash(d, at, nLen);
+        int[] gens = slotGen;
+        int gen = generation;
+        int mask = slotMask;
+        int s = h & mask;
+        while (gens[s] == gen) {
+            int i = slotEntry[s];
+            if (nameHash[i] == h && nameLen[i] == nLen
+                    && Arrays.equals(d, nameOff[i], nameOff[i] + nLen, d, at, at + nLen)) {
+                return i;
+            }
+            s = (s + 1) & mask;
+        }
+        int i = count;
+        ensureEntries(i + 1);
+        nameOff[i] = at;
+        nameLen[i] = nLen;
+        nameHash[i] = h;
+        dataLength = at + nLen;
+        count = i + 1;
+        if (2 * count > mask + 1) {
+            growIndex(); // indexes the new entry too
+        } else {
+            gens[s] = gen;
+            slotEntry[s] = i;
         }
         return i;
     }
 
+    private void growIndex() {
+        int slots = 2 * (slotMask + 1);
+        slotGen = new int[slots];
+        slotEntry = new int[slots];
+        slotMask = slots - 1;
+        generation = 1;
+        for (int i = 0; i < count; i++) {
+            insertSlot(nameHash[i], i);
+        }
+    }
+
+    /** The entry number of {@code name}, or -1. */
     public int indexOf(byte[] name, int nOff, int nLen) {
         return indexOf(name, nOff, nLen, hash(name, nOff, nLen));
     }
 
-    private int indexOf(byte[] name, int nOff, int nLen, int h) {
-        int[] hashes = nameHash;
-        for (int i = 0, n = count; i < n; i++) {
-            if (hashes[i] == h && nameLen[i] == nLen
+    /** As {@link #indexOf(byte[], int, int)}, for a caller that keeps {@code h = hash(name, nOff, nLen)}. */
+    public int indexOf(byte[] name, int nOff, int nLen, int h) {
+        int[] gens = slotGen;
+        int gen = generation;
+        int mask = slotMask;
+        for (int s = h & mask; gens[s] == gen; s = (s + 1) & mask) {
+            int i = slotEntry[s];
+            if (nameHash[i] == h && nameLen[i] == nLen
                     && Arrays.equals(data, nameOff[i], nameOff[i] + nLen, name, nOff, nOff + nLen)) {
                 return i;
             }
@@ -190,12 +306,36 @@ public final class FieldTable {
         return -1;
     }
 
-    private static int hash(byte[] b, int off, int len) {
-        int h = len;
-        for (int i = off, end = off + len; i < end; i++) {
-            h = 31 * h + b[i];
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class,
+            ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * The hash the index uses for a name. Names are short, so it reads them a word at a time, overlapping at the
+     * end (a 12-byte name is bytes 0-7 and 4-11), with few multiplications; the result's low bits (the slot)
+     * depend on every byte. A caller looking up the same name repeatedly may keep it for
+     * {@link #indexOf(byte[], int, int, int)}.
+     */
+    public static int hash(byte[] b, int off, int len) {
+        long h = len * 0x9E3779B97F4A7C15L;
+        if (len >= 8) {
+            int last = off + len - 8;
+            for (int i = off; i < last; i += 8) {
+                h = Long.rotateLeft((h ^ (long) LONGS.get(b, i)) * 0xC2B2AE3D27D4EB4FL, 31);
+            }
+            h ^= (long) LONGS.get(b, last) * 0x165667B19E3779F9L;
+        } else if (len >= 4) {
+            long lo = (int) INTS.get(b, off) & 0xFFFFFFFFL;
+            long hi = (int) INTS.get(b, off + len - 4) & 0xFFFFFFFFL;
+            h ^= (lo | (hi << 32)) * 0x165667B19E3779F9L;
+        } else if (len > 0) {
+            long v = (b[off] & 0xFF) | ((b[off + (len >> 1)] & 0xFF) << 8) | ((b[off + len - 1] & 0xFF) << 16);
+            h ^= v * 0x165667B19E3779F9L;
         }
-        return h;
+        h ^= h >>> 29;
+        h *= 0xD6E8FEB86659FD93L;
+        return (int) (h ^ (h >>> 32));
     }
 
     public int indexOf(byte[] name) {

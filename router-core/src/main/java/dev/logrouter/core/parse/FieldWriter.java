@@ -49,11 +49,19 @@ public final class FieldWriter {
         table.set(name.array(), 0, name.length(), v, off, len, 0);
     }
 
-    /** Sets the current name to chars encoded as UTF-8. */
+    /**
+     * Sets the name made of the current name followed by {@code seg} (a key read from the input) to a value
+     * copied from bytes; the current name itself is left as it was.
+     */
+    public void set(byte[] seg, int segOff, int segLen, byte[] v, int off, int len) {
+        table.set(name.array(), 0, name.length(), seg, segOff, segLen, v, off, len, 0);
+    }
+
+    /** Sets the current name to chars encoded as UTF-8 (straight into the table). */
     public void setUtf8(char[] v, int off, int len) {
-        value.reset();
-        value.appendUtf8(v, off, len);
-        set(value.array(), 0, value.length());
+        FieldTable t = table;
+        int i = t.begin(name.array(), 0, name.length(), 0);
+        t.appendUtf8ToValue(i, v, off, len);
     }
 
     /** Sets the current name to text encoded as UTF-8. */

@@ -1,5 +1,7 @@
 package dev.logrouter.core.template;
 
+import dev.logrouter.core.util.Utf8Encoder;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -107,16 +109,8 @@ public final class ByteBuilder {
 
     /** Appends {@code n} chars of {@code c} from {@code off} encoded as UTF-8, without allocating (hot path). */
     public ByteBuilder appendUtf8(char[] c, int off, int n) {
-        ensure(n * 3);
-        int end = off + n;
-        for (int i = off; i < end; i++) {
-            char ch = c[i];
-            if (ch < 0x80) {
-                buf[len++] = (byte) ch;
-            } else {
-                i += encode(ch, i + 1 < end ? c[i + 1] : 0);
-            }
-        }
+        ensure(Utf8Encoder.maxBytes(n));
+        len = Utf8Encoder.encode(c, off, n, buf, len);
         return this;
     }
 

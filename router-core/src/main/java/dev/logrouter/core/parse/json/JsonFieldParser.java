@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import com.fasterxml.jackson.core.io.NumberInput;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.parse.FieldParser;
 import dev.logrouter.core.parse.ParseContext;
@@ -35,6 +36,10 @@ import java.util.Arrays;
  *       marker, input not starting with it, are failures: {@link FieldParser} rolls back what was written.</li>
  * </ul>
  * Single-quoted strings are accepted, as json-c (syslog-ng's parser) accepts them.
+ *
+ * <p>Most messages never reach Jackson: {@link JsonFastPath} reads the common subset (ASCII, double quotes,
+ * standard escapes) straight from the bytes and hands everything else back, which is then rolled back and parsed
+ * here, so behaviour and failures are Jackson's either way.
  *
  * <p>Jackson's blocking parser costs about 700 bytes of garbage per message (a parser object, its I/O context,
  * read context and symbol-table child). This class instead keeps one <em>non-blocking</em> byte-array parser and
@@ -62,6 +67,8 @@ public final class JsonFieldParser extends FieldParser {
     private JsonParser parser;
     private ByteArrayFeeder feeder;
     private long fedToParser;
+    private final JsonFastPath fastPath;
+    private boolean fastPathEnabled = true;
 
     JsonFieldParser(JsonParserConfig cfg, ParseContext ctx) {
         super(cfg.prefix(), cfg.template(), ctx);
@@ -80,6 +87,12 @@ public final class JsonFieldParser extends FieldParser {
         this.keyDelimiter = cfg.keyDelimiter().getBytes(StandardCharsets.UTF_8);
         this.nameMark = new int[cfg.maxDepth() + 2];
         this.nextIndex = new int[cfg.maxDepth() + 2];
+        this.fastPath = new JsonFastPath(out, keyDelimiter, cfg.maxDepth(), cfg.maxStringLength());
+    }
+
+    /** For tests: every message through Jackson, to compare the two paths. */
+    void disableFastPath() {
+        fastPathEnabled = false;
     }
 
     @Override
@@ -94,6 +107,16 @@ public final class JsonFieldParser extends FieldParser {
             while (start < end && isCSpace(in[start])) {
                 start++;
             }
+        }
+        if (fastPathEnabled) {
+            if (fastPath.parse(in, start, end) == JsonFastPath.DONE) {
+                return true;
+            }
+            // outside the fast path's subset: undo its writes and let Jackson read the message
+            FieldTable table = out.table();
+            table.rollback();
+            table.beginTransaction();
+            out.reset(table);
         }
         boolean ok;
         try {

@@ -32,11 +32,8 @@ public final class KvFieldParser extends FieldParser {
     protected boolean parse(byte[] in, int off, int len, LogEvent event) {
         KvScanner s = scanner;
         s.input(in, off, len);
-        int prefixEnd = out.nameMark();
         while (s.next()) {
-            out.truncateName(prefixEnd);
-            out.name().append(in, s.keyStart(), s.keyLength());
-            out.set(s.valueArray(), s.valueOffset(), s.valueLength());
+            out.set(in, s.keyStart(), s.keyLength(), s.valueArray(), s.valueOffset(), s.valueLength());
         }
         if (strayWordsName != null) {
             out.table().set(strayWordsName, 0, strayWordsName.length,

@@ -27,6 +27,15 @@ import dev.logrouter.core.template.ByteBuilder;
  */
 final class KvScanner {
 
+    private static final boolean[] KEY_CHAR = new boolean[256];
+
+    static {
+        for (int c = 0; c < 256; c++) {
+            KEY_CHAR[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '_' || c == '.' || c == '-';
+        }
+    }
+
     private final byte valueSeparator;
     private final byte[] pairSeparator;
     private final boolean collectStrayWords;
@@ -44,10 +53,19 @@ final class KvScanner {
     private int valueOffset;
     private int valueLength;
 
+    // The key that ended the last value (found by keyFollows while looking for the value's end), so that
+    // extractKey need not scan it again: valid when pos == aheadFrom. Only kept when the value separator is neither
+    // a key character nor a space, so that the key found then is exactly the one extractKey would find.
+    private final boolean canLookAhead;
+    private int aheadFrom = -1;
+    private int aheadKeyEnd;
+    private int aheadSeparator;
+
     KvScanner(byte valueSeparator, byte[] pairSeparator, boolean collectStrayWords) {
         this.valueSeparator = valueSeparator;
         this.pairSeparator = pairSeparator.clone();
         this.collectStrayWords = collectStrayWords;
+        this.canLookAhead = !isKeyChar(valueSeparator) && valueSeparator != ' ';
     }
 
     void input(byte[] input, int off, int len) {
@@ -55,6 +73,7 @@ final class KvScanner {
         pos = off;
         end = off + len;
         strayWords.reset();
+        aheadFrom = -1;
     }
 
     /** Scans the next pair; false when there is none left. */
@@ -95,12 +114,17 @@ final class KvScanner {
     }
 
     static boolean isKeyChar(byte c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || c == '_' || c == '.' || c == '-';
+        return KEY_CHAR[c & 0xFF];
     }
 
     private boolean extractKey() {
         int from = pos;
+        if (from == aheadFrom) {
+            keyStart = from;
+            keyEnd = aheadKeyEnd;
+            pos = aheadSeparator + 1;
+            return true;
+        }
         int sep = indexOfSeparator(from);
         while (sep >= 0) {
             int keyEndAt = sep;
@@ -154,6 +178,10 @@ final class KvScanner {
 
     private void decodeValue() {
         final int start = pos;
+        if (start < end && in[start] != '"' && in[start] != '\'') {
+            decodeUnquoted(start);
+            return;
+        }
         valueWasQuoted = start < end && (in[start] == '"' || in[start] == '\'');
         unquoted.reset();
         int state = INITIAL;
@@ -184,7 +212,13 @@ final class KvScanner {
                     } else if (b == '\\') {
                         state = BACKSLASH;
                     } else {
-                        unquoted.append(b);
+                        // the run of plain bytes up to the next quote or backslash, copied at once
+                        int last = cur;
+                        while (last + 1 < end && in[last + 1] != quote && in[last + 1] != '\\') {
+                            last++;
+                        }
+                        unquoted.append(in, cur, last + 1 - cur);
+                        cur = last;
                     }
                     break;
                 case BACKSLASH:
@@ -236,6 +270,30 @@ final class KvScanner {
             int rawEnd = closingQuoteEnd >= 0 ? closingQuoteEnd : cur;
             setValue(in, start, rawEnd - start);
         }
+    }
+
+    /**
+     * The common case of {@link #decodeValue}, a value not starting with a quote: it ends at the first delimiter
+     * (the states INITIAL and UNQUOTED), and only a space or the pair separator's first byte can start one.
+     */
+    private void decodeUnquoted(int start) {
+        valueWasQuoted = false;
+        byte[] b = in;
+        int e = end;
+        byte pair0 = pairSeparator[0];
+        for (int cur = start; cur < e; cur++) {
+            byte c = b[cur];
+            if (c == ' ' || c == pair0) {
+                int d = matchDelimiter(cur);
+                if (d >= 0) {
+                    setValue(b, start, cur - start);
+                    pos = d;
+                    return;
+                }
+            }
+        }
+        setValue(b, start, e - start);
+        pos = e;
     }
 
     private void setValue(byte[] a, int off, int len) {
@@ -318,10 +376,19 @@ final class KvScanner {
         if (k == cur) {
             return false;
         }
+        int keyEndAt = k;
         while (k < end && in[k] == ' ') {
             k++;
         }
-        return k < end && in[k] == valueSeparator;
+        if (k < end && in[k] == valueSeparator) {
+            if (canLookAhead) {
+                aheadFrom = cur;
+                aheadKeyEnd = keyEndAt;
+                aheadSeparator = k;
+            }
+            return true;
+        }
+        return false;
     }
 
     private void strayWord(int from, int to) {

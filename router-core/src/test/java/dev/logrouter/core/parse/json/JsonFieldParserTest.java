@@ -20,6 +20,7 @@ import dev.logrouter.core.parse.MessageParserFixture;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The {@code json} parser on real syslog frames: syslog-ng 3.38 json-parser naming and values, options, and the
@@ -192,6 +193,7 @@ class JsonFieldParserTest {
     }
 
     @Test
+    @Timeout(60)
     void jsonCutRightAfterAValueOrAKeyFails() throws Exception {
         // the input ends on a token boundary: the parser must not keep re-reading the last complete token
         for (String text : new String[] {"{\"user\":\"bob\",\"m\":\"cut\"", "{\"n\":12", "{\"t\":true",
@@ -203,6 +205,19 @@ class JsonFieldParserTest {
             assertThat(e.fields().size()).isZero();
             assertThat(fields(parse(p, "{\"after\":\"ok\"}"))).as("after %s", text)
                     .containsExactly(entry("after", "ok"));
+        }
+    }
+
+    @Test
+    @Timeout(60) // a parser that spins on bad input must fail the build, not hang it
+    void inputEndingRightAfterAMemberNameOrValueFailsInsteadOfSpinning() throws Exception {
+        // the non-blocking parser answers NOT_AVAILABLE there without changing its current token
+        for (String msg : new String[] {"{ \"k\\u00e9y\"", "{\"a\"", "{\"a\":1,\"b\"", "{\"a\":\"x\",\"b\":",
+            "{\"a\":[1,2", "{\"a\":{\"b\":true"}) {
+            EventParser p = parser();
+            LogEvent e = parse(p, msg);
+            assertThat(e.hasTag(FAILED)).as(msg).isTrue();
+            assertThat(e.fields().size()).as(msg).isZero();
         }
     }
 

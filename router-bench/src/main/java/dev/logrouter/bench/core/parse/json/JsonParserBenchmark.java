@@ -32,6 +32,8 @@ import java.util.concurrent.TimeUnit;
  * {@code .json.}. Setup checks that the payload parses into the expected number of fields, so a failure path is
  * never what is measured. Shapes:
  * <ul>
+ *   <li>{@code app}: a line of the end-to-end harness's JSON payload: 12 fields (a two-member object, a
+ *       two-string array, a 150-byte message);</li>
  *   <li>{@code flat}: an access-log record, 16 scalar members (strings, integers, a fraction, booleans, a null);</li>
  *   <li>{@code nested}: the same kind of data in objects three levels deep, an array of strings and an array of
  *       objects;</li>
@@ -64,9 +66,16 @@ public class JsonParserBenchmark {
             + "\"city\":\"S\u00e3o Paulo\",\"emoji\":\"ok \\ud83d\\ude00\",\"tab\":\"a\\tb\\tc\","
             + "\"stack\":\"at Orders.load(Orders.java:42)\\n\\tat Main.run(Main.java:7)\",\"code\":-1}";
 
+    /** A line of the e2e harness's JSON payload (399-byte frame): 12 fields, one nested object, one array. */
+    static final String APP = "{\"ts\":\"2026-11-22T06:00:00.000Z\",\"user\":\"oscar\",\"action\":\"read\",\"status\""
+            + ":200,\"bytes\":555857,\"duration_ms\":358.4,\"src\":{\"ip\":\"192.0.2.5\",\"port\":1"
+            + "3291},\"req_id\":\"bf5a4cfdea036c67\",\"tags\":[\"web\",\"prod\"],\"msg\":\"do eiusmo"
+            + "d aliquip ipsum enim laboris enim ipsum eiusmod ad quis enim et veniam n"
+            + "ostrud dolore ipsum enim et veniam sit dolore aliqua magna ex amet ven\"}";
+
     private static final String HEADER = "<165>1 2025-11-22T07:00:00.123Z host1.example.com app 1234 - - ";
 
-    @Param({"flat", "nested", "escapes"})
+    @Param({"app", "flat", "nested", "escapes"})
     public String shape;
 
     private final LogEvent event = new LogEvent();
@@ -78,7 +87,8 @@ public class JsonParserBenchmark {
             case "flat" -> FLAT;
             case "nested" -> NESTED;
             case "escapes" -> ESCAPES;
-            default -> throw new IllegalArgumentException("unknown shape " + shape + " (flat, nested, escapes)");
+            case "app" -> APP;
+            default -> throw new IllegalArgumentException("unknown shape " + shape + " (app, flat, nested, escapes)");
         };
         byte[] frame = (HEADER + json).getBytes(StandardCharsets.UTF_8);
         event.setRaw(frame, 0, frame.length);
@@ -90,6 +100,7 @@ public class JsonParserBenchmark {
         int expected = switch (shape) {
             case "flat" -> 15;
             case "nested" -> 18;
+            case "app" -> 12;
             default -> 10;
         };
         if (event.hasTag(Tags.id(".parse.json.failed")) || fields != expected) {

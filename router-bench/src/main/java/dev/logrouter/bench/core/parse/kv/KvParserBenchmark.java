@@ -29,6 +29,8 @@ import java.util.concurrent.TimeUnit;
  * <p>The frame is received and its header parsed once in setup; each operation clears the event's field table and
  * parses the whole MSG into fields under {@code .kv.}. Setup checks the number of fields each shape gives. Shapes:
  * <ul>
+ *   <li>{@code app}: a line of the end-to-end harness's kv payload: 11 pairs, unquoted values and one long
+ *       double-quoted message;</li>
  *   <li>{@code iptables}: a netfilter log line, unquoted values, bare words ({@code DF}, {@code SYN}) that the
  *       space heuristics keep in the value before them;</li>
  *   <li>{@code quoted}: a SonicWall-style line, several double-quoted values with spaces and escapes;</li>
@@ -62,9 +64,16 @@ public class KvParserBenchmark {
             + "dstcountry='United States', srccountry=Reserved, duration=12, sentbyte=1420, rcvdbyte=4310, "
             + "end of record";
 
+    /** A line of the e2e harness's kv payload (399-byte frame): 11 pairs, the last a 200-byte quoted message. */
+    static final String APP = "ts=2026-11-22T06:00:00.000Z user=trent action=delete status=200 bytes=32"
+            + "8141 duration_ms=139.1 src_ip=203.0.113.229 src_port=42518 req_id=931668"
+            + "9aeab0fb7e env=prod msg=\"do nisi ut ullamco amet ad nisi do exercitation"
+            + " veniam enim et exercitation labore sit dolor ullamco incididunt aliquip"
+            + " ea et dolore magna magna ad amet ex nisi do nisi dolore ex elit eiusmo\"";
+
     private static final String HEADER = "<134>Nov 22 07:00:00 fw01 kernel: ";
 
-    @Param({"iptables", "quoted", "stray"})
+    @Param({"app", "iptables", "quoted", "stray"})
     public String shape;
 
     private final LogEvent event = new LogEvent();
@@ -76,7 +85,8 @@ public class KvParserBenchmark {
             case "iptables" -> IPTABLES;
             case "quoted" -> QUOTED;
             case "stray" -> STRAY;
-            default -> throw new IllegalArgumentException("unknown shape " + shape + " (iptables, quoted, stray)");
+            case "app" -> APP;
+            default -> throw new IllegalArgumentException("unknown shape " + shape + " (app, iptables, quoted, stray)");
         };
         byte[] frame = (HEADER + kv).getBytes(StandardCharsets.UTF_8);
         event.setRaw(frame, 0, frame.length);
@@ -89,6 +99,7 @@ public class KvParserBenchmark {
         int expected = switch (shape) {
             case "iptables" -> 25;
             case "quoted" -> 23;
+            case "app" -> 11;
             default -> 26; // 25 pairs and the stray words
         };
         if (fields != expected) {
