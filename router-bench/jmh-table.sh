@@ -11,7 +11,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 JAR=${BENCH_JAR:-$HERE/target/router-bench.jar}
-PATTERN=${1:-'(Json|Kv|Xml|Csv|Regex)ParserBenchmark|TemplateBenchmark|RouteBenchmark'}
+PATTERN=${1:-'(Json|Kv|Xml|Csv|Regex)ParserBenchmark|TemplateBenchmark|RouteBenchmark|RewriteBenchmark'}
 OUT=${OUT:-/tmp/jmh-table.json}
 [ -f "$JAR" ] || { echo "jmh-table: build first: ./mvnw -pl router-bench -am package -DskipTests" >&2; exit 2; }
 # shellcheck disable=SC2086
