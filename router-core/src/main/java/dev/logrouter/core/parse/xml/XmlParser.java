@@ -1,54 +1,93 @@
 package dev.logrouter.core.parse.xml;
 
-import com.ctc.wstx.api.WstxInputProperties;
-import com.ctc.wstx.stax.WstxInputFactory;
+import com.fasterxml.aalto.AsyncByteArrayFeeder;
+import com.fasterxml.aalto.AsyncXMLStreamReader;
+import com.fasterxml.aalto.async.AsyncByteArrayScanner;
+import com.fasterxml.aalto.async.AsyncStreamReaderImpl;
+import com.fasterxml.aalto.in.PName;
+import com.fasterxml.aalto.in.ReaderConfig;
+import com.fasterxml.aalto.in.XmlScanner;
+import com.fasterxml.aalto.stax.InputFactoryImpl;
+import com.fasterxml.aalto.stax.StreamReaderImpl;
 import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.parse.FieldParser;
 import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.util.Glob;
+import org.codehaus.stax2.XMLInputFactory2;
+import org.codehaus.stax2.XMLStreamReader2;
+import org.codehaus.stax2.typed.TypedValueDecoder;
 
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamReader;
-import java.io.InputStream;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * The {@code xml} parser: reads the input with Woodstox (StAX, no DTD, no entities beyond the five predefined
- * ones and character references, coalesced text) and writes, like syslog-ng's {@code xml()}, the text of each
+ * The {@code xml} parser: reads the input with Aalto's non-blocking StAX reader (no DTD, no entities beyond the
+ * five predefined ones and character references) and writes, like syslog-ng's {@code xml()}, the text of each
  * element to {@code <prefix><a>.<b>} and each attribute to {@code <prefix><a>.<b>._<attr>}. Text chunks of one
  * element (text around child elements, repeated elements of the same path) are concatenated in document
  * order; elements without text write nothing. Several top-level elements are accepted (as GLib's markup
  * parser does); text outside any element, a {@code DOCTYPE}, an undeclared entity, a nesting deeper than
  * {@code max-depth} or any syntax error fails the parse.
  *
- * <p>Security: DTDs are not supported at all ({@code SUPPORT_DTD=false}, and a {@code DOCTYPE} cannot appear
- * because the document is parsed inside a synthetic root element), so neither external entities (XXE) nor
- * entity expansion (billion laughs) are possible; the input is bounded by the message size and the nesting by
- * {@code max-depth}.
+ * <p>How: one reader per instance reads an endless document whose synthetic root element ({@code <_>}) is
+ * opened when the reader is created and never closed. Each message is fed as the next part of the root's
+ * content, followed by the end mark {@code <!--_-->}; the message parsed when the reader has consumed
+ * everything, the last event was that mark at the root level and no element of the message is left open.
+ * Input ending inside a tag, a comment, a CDATA section or an element swallows or follows the mark and so
+ * fails. After any failure (the reader's state is then undefined) and after {@value #RENEW_AFTER_BYTES} bytes
+ * of input (which bounds its symbol table of element and attribute names) the reader is replaced. A leading
+ * XML declaration ({@code <?xml ...?>}) is skipped before feeding, as it cannot stand inside an element.
  *
- * <p>Allocation: the factory, the input stream and every buffer of this class are reused; Woodstox allocates
- * its reader per document (about 2.5 KB, measured) and one String per attribute value.
+ * <p>Security: the DOCTYPE cannot appear inside an element, so neither external entities (XXE) nor entity
+ * expansion (billion laughs) are possible; the nesting is bounded by {@code max-depth} (counted here, also
+ * inside excluded elements) and the number of attributes per element by {@value #MAX_ATTRIBUTES}, as the
+ * Woodstox reader this replaces bounded them.
+ *
+ * <p>Allocation: text is read as char ranges and attribute values through a typed decoder over Aalto's value
+ * buffer, element and attribute names are canonical Strings of the reader's symbol table. What remains per
+ * message is Aalto's per-element scope object (24 bytes per element), and, only for attribute values whose
+ * ends are whitespace, one String per element with attributes.
  *
  * <p>Threads: one instance per parse worker, called by that worker only.
  */
 public final class XmlParser extends FieldParser {
 
-    private static final byte[] OPEN_ROOT = {'<', '_', '>'};
-    private static final byte[] CLOSE_ROOT = {'<', '/', '_', '>'};
-    private static final byte[] ATTR = {'.', '_'};
+    /** Input fed to one reader before it is replaced by a fresh one (and its symbol table with it). */
+    static final long RENEW_AFTER_BYTES = 1L << 20;
+    /** Attributes per element, Woodstox's default limit (a defence against hash-collision attacks). */
+    static final int MAX_ATTRIBUTES = 1000;
 
-    private final XMLInputFactory factory;
-    private final ReusableInputStream stream = new ReusableInputStream();
-    private final ByteBuilder document = new ByteBuilder(512);
+    private static final byte[] OPEN_ROOT = {'<', '_', '>'};
+    private static final byte[] END_MARK = {'<', '!', '-', '-', '_', '-', '-', '>'};
+    private static final byte[] ATTR = {'.', '_'};
+    private static final byte[] XMLNS = {'.', '_', 'x', 'm', 'l', 'n', 's'};
+
+    private final InputFactoryImpl factory;
     private final int maxDepth;
     private final int[] nameMarks;
     private final boolean strip;
     private final Glob[] excludeTags;
     private final boolean dropInvalid;
+    private final ValueRange range = new ValueRange();
+    /** Per attribute of the current element: where its value ends in Aalto's value buffer. */
+    private int[] valueEnds = new int[16];
+
+    private AsyncXMLStreamReader<AsyncByteArrayFeeder> reader;
+    /** The reader's scanner, whose accessors give attribute names as they were written ({@code a:b}). */
+    private XmlScanner scanner;
+    private long fedToReader;
+    /** The text since the last tag (text, CDATA and references of one chunk, as a coalescing reader gives it). */
+    private char[] text = new char[256];
+    private int textLength;
+    /** Parse state of the current message. */
+    private int depth;
+    private int skipping;
+    private boolean markSeen;
 
     XmlParser(XmlParserConfig cfg, ParseContext ctx) {
         super(normalisePrefix(cfg.prefix()), cfg.template(), ctx);
@@ -58,22 +97,21 @@ public final class XmlParser extends FieldParser {
         List<String> ex = cfg.excludeTags();
         this.excludeTags = ex.stream().map(Glob::new).toArray(Glob[]::new);
         this.dropInvalid = cfg.dropInvalid();
-        this.factory = newFactory(maxDepth);
+        this.factory = newFactory();
     }
 
-    /** The factory: Woodstox configured without DTD, entities or namespaces; created once per instance. */
-    static XMLInputFactory newFactory(int maxDepth) {
-        WstxInputFactory f = new WstxInputFactory();
+    /** The factory: Aalto without DTD support, namespaces or name interning; created once per instance. */
+    static InputFactoryImpl newFactory() {
+        InputFactoryImpl f = new InputFactoryImpl();
         f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
         f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
         f.setProperty(XMLInputFactory.IS_VALIDATING, false);
         f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, false);
-        f.setProperty(XMLInputFactory.IS_COALESCING, true);
+        f.setProperty(XMLInputFactory.IS_COALESCING, false); // coalesced here, across feeds
+        f.setProperty(XMLInputFactory2.P_INTERN_NAMES, false);
         f.setXMLResolver((publicId, systemId, baseUri, namespace) -> {
             throw new XMLStreamException("xml parser: external resources are disabled (" + systemId + ")");
         });
-        f.setProperty(WstxInputProperties.P_MAX_ELEMENT_DEPTH, maxDepth + 1);
-        f.setProperty(WstxInputProperties.P_MAX_ENTITY_DEPTH, 1);
         return f;
     }
 
@@ -90,112 +128,247 @@ public final class XmlParser extends FieldParser {
         } catch (XMLStreamException | RuntimeException e) {
             ok = false;
         }
-        if (!ok && dropInvalid) {
-            event.addFlag(LogEvent.FLAG_DISCARD);
+        if (!ok) {
+            reader = null; // mid-document: the next message needs a fresh reader (dropped unclosed, see renew)
+            if (dropInvalid) {
+                event.addFlag(LogEvent.FLAG_DISCARD);
+            }
         }
         return ok;
     }
 
     private boolean scan(byte[] in, int off, int len) throws XMLStreamException {
         int start = skipDeclaration(in, off, off + len);
-        if (start < 0) {
+        if (start < 0 || !isUtf8(in, start, off + len)) {
             return false;
         }
-        ByteBuilder doc = document;
-        doc.reset();
-        doc.append(OPEN_ROOT);
-        doc.append(in, start, off + len - start);
-        doc.append(CLOSE_ROOT);
-        stream.set(doc.array(), doc.length());
-        XMLStreamReader r = factory.createXMLStreamReader(stream);
-        try {
-            return walk(r);
-        } finally {
-            r.close();
+        if (reader == null || fedToReader > RENEW_AFTER_BYTES) {
+            renewReader();
         }
+        depth = 0;
+        skipping = 0;
+        markSeen = false;
+        textLength = 0;
+        nameMarks[0] = out.nameMark();
+        AsyncByteArrayFeeder feeder = reader.getInputFeeder();
+        int end = off + len;
+        fedToReader += end - start + END_MARK.length;
+        if (start < end) {
+            feeder.feedInput(in, start, end - start);
+            if (!readFed()) {
+                return false;
+            }
+        }
+        markSeen = false; // only the mark itself may set it now
+        feeder.feedInput(END_MARK, 0, END_MARK.length);
+        return readFed() && markSeen && depth == 0 && skipping == 0;
     }
 
-    /** Reads the events under the synthetic root; depth 0 is the root, 1 a top-level element of the input. */
-    private boolean walk(XMLStreamReader r) throws XMLStreamException {
-        int depth = -1;
-        int skipping = 0;
-        nameMarks[0] = out.nameMark();
-        while (r.hasNext()) {
-            switch (r.next()) {
-                case XMLStreamConstants.START_ELEMENT -> {
-                    if (depth < 0) {
-                        depth = 0;
-                    } else if (skipping > 0) {
-                        skipping++;
+    /**
+     * A reader whose root element is open. The old one is dropped without {@code close()}, which would merge
+     * its symbol table into the factory's and so let the names of all messages accumulate there.
+     */
+    private void renewReader() throws XMLStreamException {
+        reader = null;
+        ReaderConfig cfg = factory.getNonSharedConfig(null, null, null, false, false);
+        cfg.setActualEncoding("UTF-8");
+        AsyncXMLStreamReader<AsyncByteArrayFeeder> r = new AsyncStreamReaderImpl<>(new PrefixTolerantScanner(cfg));
+        r.getInputFeeder().feedInput(OPEN_ROOT, 0, OPEN_ROOT.length);
+        int ev;
+        do {
+            ev = r.next();
+        } while (ev != XMLStreamConstants.START_ELEMENT && ev != AsyncXMLStreamReader.EVENT_INCOMPLETE);
+        if (ev != XMLStreamConstants.START_ELEMENT || r.next() != AsyncXMLStreamReader.EVENT_INCOMPLETE) {
+            throw new IllegalStateException("xml parser: the synthetic root element did not open");
+        }
+        reader = r;
+        scanner = ((StreamReaderImpl) r).getScanner();
+        fedToReader = 0;
+    }
+
+    /** Handles the events of the input fed last until the reader needs more; false on a failure. */
+    private boolean readFed() throws XMLStreamException {
+        AsyncXMLStreamReader<AsyncByteArrayFeeder> r = reader;
+        while (true) {
+            int ev = r.next();
+            switch (ev) {
+                case AsyncXMLStreamReader.EVENT_INCOMPLETE -> {
+                    return true;
+                }
+                case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
+                    markSeen = false;
+                    if (skipping == 0) {
+                        collectText(r);
                     } else {
-                        String element = r.getLocalName();
-                        ByteBuilder name = out.name();
-                        int mark = name.length();
-                        if (depth > 0) {
-                            name.append((byte) '.');
-                        }
-                        int start = name.length();
-                        name.appendUtf8(element, 0, element.length());
-                        if (isExcluded(name.array(), start, name.length() - start)) {
-                            name.setLength(mark);
-                            skipping = 1;
-                        } else if (depth == maxDepth) {
-                            name.setLength(mark);
-                            return false;
-                        } else {
-                            depth++;
-                            nameMarks[depth] = name.length();
-                            writeAttributes(r);
-                        }
+                        r.getTextLength(); // Aalto reads text lazily: skipped unread, it would go unchecked
+                    }
+                }
+                case XMLStreamConstants.START_ELEMENT -> {
+                    markSeen = false;
+                    if (!flushText() || !startElement(r)) {
+                        return false;
                     }
                 }
                 case XMLStreamConstants.END_ELEMENT -> {
+                    markSeen = false;
+                    if (!flushText()) {
+                        return false;
+                    }
                     if (skipping > 0) {
                         skipping--;
                     } else if (depth > 0) {
                         depth--;
                         out.truncateName(nameMarks[depth]);
+                    } else {
+                        return false; // the synthetic root closed: an end tag without a start
                     }
                 }
-                case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
-                    if (skipping == 0 && !text(r, depth)) {
+                case XMLStreamConstants.COMMENT -> {
+                    if (!flushText()) {
+                        return false;
+                    }
+                    markSeen = isMark(r) && depth == 0 && skipping == 0; // reading the text checks it
+                }
+                case XMLStreamConstants.PROCESSING_INSTRUCTION -> {
+                    markSeen = false;
+                    r.getPIData(); // read, and so checked (one String: instructions are rare in logs)
+                    if (!flushText()) {
                         return false;
                     }
                 }
-                case XMLStreamConstants.DTD, XMLStreamConstants.ENTITY_REFERENCE, XMLStreamConstants.ENTITY_DECLARATION,
-                        XMLStreamConstants.NOTATION_DECLARATION -> {
+                default -> {
+                    // DTD, entity reference or declaration, notation, end of document: not allowed here
                     return false;
                 }
-                default -> {
-                    // comments, processing instructions, end of document: nothing to write
-                }
             }
+        }
+    }
+
+    private boolean startElement(XMLStreamReader2 r) throws XMLStreamException {
+        if (depth + skipping == maxDepth) {
+            return false;
+        }
+        if (skipping > 0) {
+            skipping++;
+            return true;
+        }
+        String element = r.getPrefixedName();
+        ByteBuilder name = out.name();
+        int mark = name.length();
+        if (depth > 0) {
+            name.append((byte) '.');
+        }
+        int start = name.length();
+        name.appendUtf8(element, 0, element.length());
+        if (isExcluded(name.array(), start, name.length() - start)) {
+            name.setLength(mark);
+            skipping = 1;
+            return true;
+        }
+        depth++;
+        nameMarks[depth] = name.length();
+        return writeAttributes(r);
+    }
+
+    private boolean writeAttributes(XMLStreamReader2 r) throws XMLStreamException {
+        int ns = r.getNamespaceCount();
+        int n = r.getAttributeCount();
+        if (n + ns > MAX_ATTRIBUTES) {
+            return false;
+        }
+        if (ns > 0) {
+            writeNamespaceDeclarations(r, ns);
+        }
+        if (n == 0) {
+            return true;
+        }
+        char[] values = attributeRanges(r, n);
+        ByteBuilder name = out.name();
+        int mark = name.length();
+        for (int i = 0; i < n; i++) {
+            String attr = scanner.getAttrPrefixedName(i);
+            name.append(ATTR);
+            name.appendUtf8(attr, 0, attr.length());
+            if (values != null) {
+                int from = i == 0 ? 0 : valueEnds[i - 1];
+                out.setUtf8(values, from, valueEnds[i] - from);
+            } else {
+                String value = r.getAttributeValue(i);
+                out.setUtf8(value, 0, value.length());
+            }
+            name.setLength(mark);
         }
         return true;
     }
 
-    private void writeAttributes(XMLStreamReader r) {
-        int n = r.getAttributeCount();
-        if (n == 0) {
-            return;
-        }
+    /**
+     * Aalto, namespace-aware only, takes {@code xmlns} and {@code xmlns:p} out of the attributes; written as the
+     * attributes they are to syslog-ng (before the element's other attributes).
+     */
+    private void writeNamespaceDeclarations(XMLStreamReader2 r, int ns) {
         ByteBuilder name = out.name();
         int mark = name.length();
-        for (int i = 0; i < n; i++) {
-            String attr = r.getAttributeLocalName(i);
-            name.append(ATTR);
-            name.appendUtf8(attr, 0, attr.length());
-            String value = r.getAttributeValue(i);
-            out.setUtf8(value, 0, value.length());
+        for (int i = 0; i < ns; i++) {
+            name.append(XMLNS);
+            String prefix = r.getNamespacePrefix(i);
+            if (prefix != null && !prefix.isEmpty()) {
+                name.append((byte) ':');
+                name.appendUtf8(prefix, 0, prefix.length());
+            }
+            String uri = r.getNamespaceURI(i);
+            if (uri == null) {
+                uri = "";
+            }
+            out.setUtf8(uri, 0, uri.length());
             name.setLength(mark);
         }
     }
 
-    /** One coalesced text chunk at {@code depth}; false when it is text outside every element. */
-    private boolean text(XMLStreamReader r, int depth) {
-        char[] c = r.getTextCharacters();
-        int from = r.getTextStart();
-        int to = from + r.getTextLength();
+    /**
+     * Aalto's buffer holding the values of the current element's attributes back to back, with
+     * {@link #valueEnds} set, or null when they cannot be located exactly. Its typed decoder sees each value
+     * without leading and trailing whitespace; the ranges are exact when each value starts where the one
+     * before ended and the last one is not followed by whitespace, which then proves nothing was trimmed.
+     */
+    private char[] attributeRanges(XMLStreamReader2 r, int n) throws XMLStreamException {
+        if (valueEnds.length < n) {
+            valueEnds = new int[Math.max(n, valueEnds.length * 2)];
+        }
+        ValueRange v = range;
+        char[] buf = null;
+        int end = 0;
+        for (int i = 0; i < n; i++) {
+            v.reset();
+            r.getAttributeAs(i, v);
+            if (v.buffer == null || v.start != end || (buf != null && v.buffer != buf)) {
+                return null; // empty, all whitespace or leading whitespace (or the previous one trailing)
+            }
+            buf = v.buffer;
+            end = v.end;
+            valueEnds[i] = end;
+        }
+        return end == buf.length || !isXmlSpace(buf[end]) ? buf : null;
+    }
+
+    /** Adds a text event to the current chunk. */
+    private void collectText(XMLStreamReader2 r) {
+        int n = r.getTextLength();
+        if (textLength + n > text.length) {
+            text = Arrays.copyOf(text, Math.max(text.length * 2, textLength + n));
+        }
+        System.arraycopy(r.getTextCharacters(), r.getTextStart(), text, textLength, n);
+        textLength += n;
+    }
+
+    /** Writes the chunk collected since the last tag; false when it is text outside every element. */
+    private boolean flushText() {
+        int to = textLength;
+        if (to == 0) {
+            return true;
+        }
+        textLength = 0;
+        char[] c = text;
+        int from = 0;
         if (depth <= 0 || strip) {
             while (from < to && isSpace(c[from])) {
                 from++;
@@ -209,9 +382,6 @@ public final class XmlParser extends FieldParser {
             if (depth <= 0) {
                 return false;
             }
-        }
-        if (from == to) {
-            return true;
         }
         appendText(c, from, to - from);
         return true;
@@ -232,6 +402,10 @@ public final class XmlParser extends FieldParser {
         out.set(v.array(), 0, v.length());
     }
 
+    private static boolean isMark(XMLStreamReader2 r) {
+        return r.getTextLength() == 1 && r.getTextCharacters()[r.getTextStart()] == '_';
+    }
+
     /** True when the element name, {@code len} UTF-8 bytes of {@code a} at {@code off}, matches an exclude glob. */
     private boolean isExcluded(byte[] a, int off, int len) {
         for (Glob p : excludeTags) {
@@ -245,6 +419,64 @@ public final class XmlParser extends FieldParser {
     /** C's isspace() in the C locale, as GLib's g_strstrip uses. */
     private static boolean isSpace(char ch) {
         return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == 0x0B;
+    }
+
+    /** What Aalto trims off a value before decoding it (any char up to the space). */
+    private static boolean isXmlSpace(char ch) {
+        return ch <= ' ';
+    }
+
+    /**
+     * Whether the bytes are well-formed UTF-8 (no overlong forms, surrogates or code points beyond U+10FFFF).
+     * Aalto decodes the bytes of names leniently; checked here so that any malformed input fails, as with a
+     * strict decoder.
+     */
+    static boolean isUtf8(byte[] b, int from, int to) {
+        int i = from;
+        while (i < to) {
+            int c = b[i];
+            if (c >= 0) {
+                i++;
+                continue;
+            }
+            c &= 0xFF;
+            int n;
+            int min2 = 0x80;
+            int max2 = 0xBF;
+            if (c >= 0xC2 && c <= 0xDF) {
+                n = 1;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                n = 2;
+                if (c == 0xE0) {
+                    min2 = 0xA0;
+                } else if (c == 0xED) {
+                    max2 = 0x9F;
+                }
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                n = 3;
+                if (c == 0xF0) {
+                    min2 = 0x90;
+                } else if (c == 0xF4) {
+                    max2 = 0x8F;
+                }
+            } else {
+                return false;
+            }
+            if (to - i <= n) {
+                return false;
+            }
+            int c2 = b[i + 1] & 0xFF;
+            if (c2 < min2 || c2 > max2) {
+                return false;
+            }
+            for (int k = 2; k <= n; k++) {
+                if ((b[i + k] & 0xC0) != 0x80) {
+                    return false;
+                }
+            }
+            i += n + 1;
+        }
+        return true;
     }
 
     /**
@@ -270,40 +502,65 @@ public final class XmlParser extends FieldParser {
         return -1;
     }
 
-    /** An InputStream over a reused byte array, reset per document instead of allocated. */
-    private static final class ReusableInputStream extends InputStream {
-        private byte[] buf;
-        private int pos;
-        private int end;
+    /**
+     * A typed-value decoder that decodes nothing: it remembers which range of Aalto's attribute value buffer
+     * the value (without leading and trailing whitespace) occupies, so that it can be copied without a String.
+     */
+    private static final class ValueRange extends TypedValueDecoder {
+        char[] buffer;
+        int start;
+        int end;
 
-        void set(byte[] b, int len) {
-            buf = b;
-            pos = 0;
-            end = len;
+        void reset() {
+            buffer = null;
         }
 
         @Override
-        public int read() {
-            return pos < end ? buf[pos++] & 0xFF : -1;
+        public void decode(String input) {
+            throw new IllegalStateException("xml parser: Aalto decoded an attribute from a String");
         }
 
         @Override
-        public int read(byte[] dst, int off, int len) {
-            if (len == 0) {
-                return 0;
-            }
-            if (pos >= end) {
-                return -1;
-            }
-            int n = Math.min(len, end - pos);
-            System.arraycopy(buf, pos, dst, off, n);
-            pos += n;
-            return n;
+        public void decode(char[] buf, int from, int to) {
+            buffer = buf;
+            start = from;
+            end = to;
         }
 
         @Override
-        public int available() {
-            return end - pos;
+        public void handleEmptyValue() {
+            buffer = null; // empty or all whitespace: the String accessor tells which
+        }
+    }
+
+    /**
+     * Aalto's scanner without its namespace checks: Aalto has no namespace-unaware mode, but syslog-ng (GLib's
+     * markup parser) and the parser this replaces know no namespaces, so {@code <p:a>} with {@code p} undeclared,
+     * {@code a:b:c} and declarations XML Namespaces forbids are plain names and attributes here.
+     */
+    private static final class PrefixTolerantScanner extends AsyncByteArrayScanner {
+        PrefixTolerantScanner(ReaderConfig cfg) {
+            super(cfg);
+        }
+
+        @Override
+        protected void reportUnboundPrefix(PName name, boolean isAttr) {
+            // a prefixed name is just a name
+        }
+
+        @Override
+        protected void reportMultipleColonsInName() {
+            // a name with several colons is just a name
+        }
+
+        @Override
+        protected void reportIllegalNsDecl(String prefix) {
+            // xmlns:p="" is just an attribute
+        }
+
+        @Override
+        protected void reportIllegalNsDecl(String prefix, String uri) {
+            // binding xml or xmlns is just an attribute
         }
     }
 }

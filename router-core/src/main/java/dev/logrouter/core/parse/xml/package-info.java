@@ -1,5 +1,6 @@
 /**
- * The {@code xml} message parser (syslog-ng {@code xml()}): StAX via Woodstox with DTDs and entities off,
+ * The {@code xml} message parser (syslog-ng {@code xml()}): Aalto's non-blocking StAX reader, one per worker, with DTDs and
+ * entities off,
  * element text and attributes flattened to dotted field names. Runs in the parse workers:
  * {@code ring → parse worker [syslog header → parser chain (… xml …)] → sinks}.
  */

@@ -9,12 +9,15 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -255,5 +258,72 @@ class XmlParserTest {
         assertThatThrownBy(() -> cfg(".xml.", false, List.of(), 0, false))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max-depth");
         assertThat(loadStep("type: xml", "exclude-tags: ['Binary*']")).isEqualTo(new XmlParserConfig(null, ".xml.", "${MSG}", false, List.of("Binary*"), 32, false));
+    }
+
+    @Test
+    void oneReaderReadsMessageAfterMessageAndEveryTruncationFails() {
+        EventParser p = parser(XmlParserConfig.defaults());
+        String[] bad = {"<a/><!--_--><![CDATA[", "<a/><!--_", "<a x='1", "<a/><!--", "<a/><?pi", "<a/>&amp",
+                "<a/><b", "<a/><!--_--></_>", "<a/>&undeclared;<!--_-->"};
+        for (String doc : bad) {
+            LogEvent e = event(doc);
+            p.parse(e);
+            assertThat(e.hasTag(FAILED)).as(doc).isTrue();
+            LogEvent next = event("<a><b k=\"v\">1</b></a>");
+            p.parse(next);
+            assertThat(next.hasTag(FAILED)).as("after " + doc).isFalse();
+            assertThat(next.fields().get(".xml.a.b")).isEqualTo("1");
+            assertThat(next.fields().get(".xml.a.b._k")).isEqualTo("v");
+        }
+        LogEvent own = event("<a>1</a><!--_-->");
+        p.parse(own);
+        assertThat(own.fields().get(".xml.a")).isEqualTo("1");
+        assertThat(metrics.value("failed")).isEqualTo(bad.length);
+        // well past the input after which the reader is renewed
+        for (int i = 0; i < 2 * XmlParser.RENEW_AFTER_BYTES / 40; i++) {
+            LogEvent e = event("<e" + (i % 5000) + " a='" + i + "'>x</e" + (i % 5000) + ">");
+            p.parse(e);
+            assertThat(e.fields().get(".xml.e" + (i % 5000) + "._a")).isEqualTo(String.valueOf(i));
+        }
+    }
+
+    @Test
+    void attributeValuesKeepTheirWhitespaceAndEmptyValues() {
+        EventParser p = parser(XmlParserConfig.defaults());
+        String[][] cases = {{" lead", "trail ", " both "}, {"", " ", "x"}, {"a b", "&#9;t", "c&#32;"},
+                {"v", "w", "last "}, {"1", "2", "3"}};
+        for (String[] v : cases) {
+            LogEvent e = event("<n a='" + v[0] + "' b=\"" + v[1] + "\" c='" + v[2] + "'/>");
+            p.parse(e);
+            assertThat(e.fields().get(".xml.n._a")).isEqualTo(v[0].replace("&#9;", "\t").replace("&#32;", " "));
+            assertThat(e.fields().get(".xml.n._b")).isEqualTo(v[1].replace("&#9;", "\t").replace("&#32;", " "));
+            assertThat(e.fields().get(".xml.n._c")).isEqualTo(v[2].replace("&#9;", "\t").replace("&#32;", " "));
+        }
+    }
+
+    @Test
+    void namesAreNamesWithoutNamespaces() {
+        LogEvent e = parse("<Event xmlns='http://schemas.microsoft.com/win/2004/08/events/event'><p:x q:y='1'>2</p:x>"
+                + "</Event>");
+        assertThat(e.fields().get(".xml.Event._xmlns")).isEqualTo("http://schemas.microsoft.com/win/2004/08/events/event");
+        assertThat(e.fields().get(".xml.Event.p:x")).isEqualTo("2");
+        assertThat(e.fields().get(".xml.Event.p:x._q:y")).isEqualTo("1");
+    }
+
+    @Test
+    void malformedUtf8AndUncheckedTextInExcludedElementsFail() {
+        byte[] raw = "<134>1 2024-05-01T12:34:56.789Z dc01 winlog 4242 ID47 - <a\u00e9/>".getBytes(StandardCharsets.UTF_8);
+        raw[raw.length - 3] = (byte) 0xFF; // the second byte of é
+        LogEvent e = new LogEvent();
+        e.setRaw(raw, 0, raw.length);
+        new SyslogHeaderParser(ZoneOffset.UTC).parse(e);
+        parser(XmlParserConfig.defaults()).parse(e);
+        assertThat(e.hasTag(FAILED)).isTrue();
+        XmlParserConfig c = cfg(".xml.", false, List.of("skip"), 32, false);
+        assertThat(parse(c, "<a><skip>&undeclared;</skip></a>").hasTag(FAILED)).isTrue();
+        assertThat(parse(c, "<a><skip><!-- a -- b --></skip></a>").hasTag(FAILED)).isTrue();
+        assertThat(parse(c, "<a><skip><b><c/></b></skip>x</a>").fields().get(".xml.a")).isEqualTo("x");
+        XmlParserConfig shallow = cfg(".xml.", false, List.of("skip"), 2, false);
+        assertThat(parse(shallow, "<a><skip><b/></skip></a>").hasTag(FAILED)).as("depth counts in excluded").isTrue();
     }
 }
