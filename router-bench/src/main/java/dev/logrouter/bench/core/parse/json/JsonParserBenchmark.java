@@ -1,12 +1,9 @@
 package dev.logrouter.bench.core.parse.json;
 
 import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.event.Tags;
-import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.bench.core.parse.ParserBenchSupport;
 import dev.logrouter.core.parse.EventParser;
-import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.parse.json.JsonParserConfig;
-import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -19,8 +16,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -73,8 +68,6 @@ public class JsonParserBenchmark {
             + "d aliquip ipsum enim laboris enim ipsum eiusmod ad quis enim et veniam n"
             + "ostrud dolore ipsum enim et veniam sit dolore aliqua magna ex amet ven\"}";
 
-    private static final String HEADER = "<165>1 2025-11-22T07:00:00.123Z host1.example.com app 1234 - - ";
-
     @Param({"app", "flat", "nested", "escapes"})
     public String shape;
 
@@ -90,12 +83,8 @@ public class JsonParserBenchmark {
             case "app" -> APP;
             default -> throw new IllegalArgumentException("unknown shape " + shape + " (app, flat, nested, escapes)");
         };
-        byte[] frame = (HEADER + json).getBytes(StandardCharsets.UTF_8);
-        event.setRaw(frame, 0, frame.length);
-        event.setSource(1, "s_net".getBytes(StandardCharsets.US_ASCII), LogEvent.FORMAT_RFC5424, 1L);
-        new SyslogHeaderParser(ZoneOffset.UTC).parse(event);
-        parser = new JsonParserConfig(null, ".json.", "${MSG}", null, ".", 64, 65536)
-                .create(new ParseContext("bench.json", "json", ZoneOffset.UTC, new MetricGroup("Parser", "bench")));
+        ParserBenchSupport.receive(event, "host1.example.com", json);
+        parser = ParserBenchSupport.create(new JsonParserConfig(null, ".json.", "${MSG}", null, ".", 64, 65536), "json");
         int fields = parse();
         int expected = switch (shape) {
             case "flat" -> 15;
@@ -103,10 +92,7 @@ public class JsonParserBenchmark {
             case "app" -> 12;
             default -> 10;
         };
-        if (event.hasTag(Tags.id(".parse.json.failed")) || fields != expected) {
-            throw new IllegalStateException(shape + " did not parse as intended: " + fields + " fields, MSG "
-                    + event.fieldLength(LogEvent.MSG) + " bytes");
-        }
+        ParserBenchSupport.checkParsed(shape, event, fields, expected);
     }
 
     /** One message: the field table reset, then the whole MSG parsed into fields. */

@@ -1,11 +1,9 @@
 package dev.logrouter.bench.core.parse.kv;
 
 import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.bench.core.parse.ParserBenchSupport;
 import dev.logrouter.core.parse.EventParser;
-import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.parse.kv.KvParserConfig;
-import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,8 +16,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -71,7 +67,6 @@ public class KvParserBenchmark {
             + " veniam enim et exercitation labore sit dolor ullamco incididunt aliquip"
             + " ea et dolore magna magna ad amet ex nisi do nisi dolore ex elit eiusmo\"";
 
-    private static final String HEADER = "<134>Nov 22 07:00:00 fw01 kernel: ";
 
     @Param({"app", "iptables", "quoted", "stray"})
     public String shape;
@@ -88,13 +83,9 @@ public class KvParserBenchmark {
             case "app" -> APP;
             default -> throw new IllegalArgumentException("unknown shape " + shape + " (app, iptables, quoted, stray)");
         };
-        byte[] frame = (HEADER + kv).getBytes(StandardCharsets.UTF_8);
-        event.setRaw(frame, 0, frame.length);
-        event.setSource(1, "s_net".getBytes(StandardCharsets.US_ASCII), LogEvent.FORMAT_RFC3164, 1L);
-        new SyslogHeaderParser(ZoneOffset.UTC).parse(event);
+        ParserBenchSupport.receive(event, "fw01", kv);
         String stray = shape.equals("stray") ? ".kv.stray" : null;
-        parser = new KvParserConfig(null, ".kv.", "${MSG}", "=", ", ", stray)
-                .create(new ParseContext("bench.kv", "kv", ZoneOffset.UTC, new MetricGroup("Parser", "bench")));
+        parser = ParserBenchSupport.create(new KvParserConfig(null, ".kv.", "${MSG}", "=", ", ", stray), "kv");
         int fields = parse();
         int expected = switch (shape) {
             case "iptables" -> 25;
@@ -102,10 +93,7 @@ public class KvParserBenchmark {
             case "app" -> 11;
             default -> 26; // 25 pairs and the stray words
         };
-        if (fields != expected) {
-            throw new IllegalStateException(shape + " did not parse as intended: " + fields + " fields, MSG "
-                    + event.fieldLength(LogEvent.MSG) + " bytes");
-        }
+        ParserBenchSupport.checkParsed(shape, event, fields, expected);
     }
 
     /** One message: the field table reset, then the whole MSG parsed into fields. */
