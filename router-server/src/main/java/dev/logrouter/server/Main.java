@@ -88,8 +88,8 @@ public final class Main {
                     throw new ConfigException("no " + DEFAULT_CONFIG + " and no embedded default configuration");
                 }
                 err.println("logrouter: " + DEFAULT_CONFIG + " not found, using the embedded default configuration");
-                return ComponentTypes.loader().load(new String(in.readAllBytes(), StandardCharsets.UTF_8),
-                        "embedded:router.yaml");
+                return compiled(ComponentTypes.loader().load(new String(in.readAllBytes(), StandardCharsets.UTF_8),
+                        "embedded:router.yaml"), "embedded:router.yaml");
             }
         }
         String file = configFile == null ? DEFAULT_CONFIG : configFile;

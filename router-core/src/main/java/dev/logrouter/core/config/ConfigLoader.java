@@ -119,7 +119,11 @@ public final class ConfigLoader {
             List<Object> out = new ArrayList<>();
             int i = 0;
             for (Object o : list) {
-                out.add(withDefaults(o, o == null ? Object.class : o.getClass(), path + "[" + i++ + "]", origin));
+                if (o == null) {
+                    throw new ConfigException(origin + ": " + path + "[" + i + "]: empty list item; remove it or "
+                            + "give it a value");
+                }
+                out.add(withDefaults(o, o.getClass(), path + "[" + i++ + "]", origin));
             }
             return List.copyOf(out);
         }
@@ -206,6 +210,14 @@ public final class ConfigLoader {
         if (cfg.sinks().isEmpty()) {
             throw new ConfigException(origin + ": sinks: at least one sink is needed");
         }
+        checkChains(cfg.parsers(), "parsers", origin);
+        checkChains(cfg.rewrites(), "rewrites", origin);
+        for (Map.Entry<String, String> f : cfg.filters().entrySet()) {
+            if (f.getValue() == null || f.getValue().isBlank()) {
+                throw new ConfigException(origin + ": filters." + f.getKey() + ": empty filter expression; write one, "
+                        + "e.g. 'level(err..emerg)', or remove the entry");
+            }
+        }
         for (String c : cfg.parsers().keySet()) {
             if (cfg.rewrites().containsKey(c)) {
                 throw new ConfigException(origin + ": rewrites." + c + ": a parser chain has the same name; "
@@ -245,6 +257,17 @@ public final class ConfigLoader {
                     throw new ConfigException(origin + ": routes[" + i + "].to: no sink named '" + s
                             + "' (sinks: " + new TreeSet<>(sinks) + ")");
                 }
+            }
+        }
+    }
+
+    /** Every named chain must list at least one step (a null step is refused while binding). */
+    private static void checkChains(Map<String, List<ParserConfig>> chains, String key, String origin)
+            throws ConfigException {
+        for (Map.Entry<String, List<ParserConfig>> c : chains.entrySet()) {
+            if (c.getValue() == null || c.getValue().isEmpty()) {
+                throw new ConfigException(origin + ": " + key + "." + c.getKey() + ": empty chain; list at least one "
+                        + "step (e.g. - {type: json}) or remove it");
             }
         }
     }

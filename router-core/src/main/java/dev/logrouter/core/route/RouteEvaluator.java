@@ -27,11 +27,12 @@ public final class RouteEvaluator implements EventParser {
     private final boolean routeAll;
     private final long allSinks;
     private final Counter unrouted;
+    private final Counter stepErrors;
     /** Scratch of one {@link #parse}: whether a route took the message. */
     private boolean taken;
 
     RouteEvaluator(Routes.Route[] routes, Routes.Route[] fallbacks, EventParser[][] chains, boolean routeAll,
-                   long allSinks, Counter unrouted) {
+                   long allSinks, Counter unrouted, Counter stepErrors) {
         this.routes = routes;
         this.fallbacks = fallbacks;
         this.filters = filters(routes);
@@ -41,6 +42,7 @@ public final class RouteEvaluator implements EventParser {
         this.routeAll = routeAll;
         this.allSinks = allSinks;
         this.unrouted = unrouted;
+        this.stepErrors = stepErrors;
     }
 
     private static Filter[] filters(Routes.Route[] rs) {
@@ -101,7 +103,12 @@ public final class RouteEvaluator implements EventParser {
             if (!chainRun[c]) {
                 chainRun[c] = true;
                 for (EventParser step : chains[c]) {
-                    step.parse(event);
+                    try {
+                        step.parse(event);
+                    } catch (RuntimeException | StackOverflowError e) {
+                        // a step's bug must not cost the message its routes: skip the step, count it, go on
+                        stepErrors.inc();
+                    }
                 }
             }
         }

@@ -45,6 +45,7 @@ public final class Routes {
     private final Route[] fallbacks;
     private final List<List<Step>> chains = new ArrayList<>();
     private final Counter unrouted;
+    private final Counter stepErrors;
     private final boolean routeAll;
     private final long allSinks;
     private final java.util.Set<String> rewriteChains;
@@ -64,6 +65,9 @@ public final class Routes {
         }
         unrouted = metrics.group("Routes", "main").counter("unrouted",
                 "Messages delivered to no sink: no route with sinks took them, or a final route without sinks dropped them.");
+        stepErrors = metrics.group("Routes", "main").counter("stepErrors",
+                "Exceptions thrown by a parser or rewrite step (a bug): the step is skipped for that message, "
+                        + "which is routed on.");
 
         // every named filter compiles, even one no route uses yet (a typo must not wait for its first use)
         for (Map.Entry<String, String> f : cfg.filters().entrySet()) {
@@ -156,6 +160,6 @@ public final class Routes {
                 steps[c][i] = chain.get(i).cfg().create(chain.get(i).ctx());
             }
         }
-        return new RouteEvaluator(routes, fallbacks, steps, routeAll, allSinks, unrouted);
+        return new RouteEvaluator(routes, fallbacks, steps, routeAll, allSinks, unrouted, stepErrors);
     }
 }

@@ -532,46 +532,71 @@ public final class Template {
             esc.append(out, tmp, 0, n);
             return;
         }
+        // one SD-ELEMENT per SD-ID (RFC 5424 wants them unique), in the order each ID first appears, with
+        // every param of that ID even when a rewrite added one after other elements
         byte[] d = t.data();
-        int prefix = StructuredData.PREFIX.length;
-        int openIdOff = -1;
-        int openIdLen = 0;
-        for (int i = 0; i < t.size(); i++) {
-            if (!StructuredData.isSdEntry(t, i)) {
+        int n = t.size();
+        for (int i = 0; i < n; i++) {
+            if (!StructuredData.isSdEntry(t, i) || sdIdSeenBefore(t, i)) {
                 continue;
             }
-            int nOff = t.nameOffset(i);
-            int nLen = t.nameLength(i);
-            int idOff = nOff + prefix;
-            int idLen = Math.min(t.tag(i), nLen - prefix);
-            boolean same = openIdOff >= 0 && idLen == openIdLen
-                    && java.util.Arrays.equals(d, idOff, idOff + idLen, d, openIdOff, openIdOff + openIdLen);
-            if (!same) {
-                if (openIdOff >= 0) {
-                    out.append((byte) ']');
+            int idOff = sdIdOffset(t, i);
+            int idLen = sdIdLength(t, i);
+            out.append((byte) '[').append(d, idOff, idLen);
+            for (int k = i; k < n; k++) {
+                if (k == i || (StructuredData.isSdEntry(t, k) && sameSdId(t, k, idOff, idLen))) {
+                    appendSdParam(t, k, idLen, out);
                 }
-                out.append((byte) '[').append(d, idOff, idLen);
-                openIdOff = idOff;
-                openIdLen = idLen;
             }
-            int paramOff = idOff + idLen + 1;
-            int paramLen = nOff + nLen - paramOff;
-            if (paramLen > 0) {
-                out.append((byte) ' ').append(d, paramOff, paramLen).append((byte) '=').append((byte) '"');
-                int vOff = t.valueOffset(i);
-                for (int k = vOff; k < vOff + t.valueLength(i); k++) {
-                    byte b = d[k];
-                    if (b == '"' || b == '\\' || b == ']') {
-                        out.append((byte) '\\');
-                    }
-                    out.append(b);
-                }
-                out.append((byte) '"');
-            }
-        }
-        if (openIdOff >= 0) {
             out.append((byte) ']');
         }
+    }
+
+    private static int sdIdOffset(FieldTable t, int i) {
+        return t.nameOffset(i) + StructuredData.PREFIX.length;
+    }
+
+    private static int sdIdLength(FieldTable t, int i) {
+        return Math.min(t.tag(i), t.nameLength(i) - StructuredData.PREFIX.length);
+    }
+
+    private static boolean sameSdId(FieldTable t, int k, int idOff, int idLen) {
+        int off = sdIdOffset(t, k);
+        return sdIdLength(t, k) == idLen
+                && java.util.Arrays.equals(t.data(), off, off + idLen, t.data(), idOff, idOff + idLen);
+    }
+
+    /** True when an earlier structured-data entry has the same SD-ID as entry {@code i} (it was written with it). */
+    private static boolean sdIdSeenBefore(FieldTable t, int i) {
+        int idOff = sdIdOffset(t, i);
+        int idLen = sdIdLength(t, i);
+        for (int j = 0; j < i; j++) {
+            if (StructuredData.isSdEntry(t, j) && sameSdId(t, j, idOff, idLen)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes {@code  name="value"} for entry {@code k} (nothing for an element without params). */
+    private static void appendSdParam(FieldTable t, int k, int idLen, ByteBuilder out) {
+        byte[] d = t.data();
+        int nOff = t.nameOffset(k);
+        int paramOff = nOff + StructuredData.PREFIX.length + idLen + 1;
+        int paramLen = nOff + t.nameLength(k) - paramOff;
+        if (paramLen <= 0) {
+            return;
+        }
+        out.append((byte) ' ').append(d, paramOff, paramLen).append((byte) '=').append((byte) '"');
+        int vOff = t.valueOffset(k);
+        for (int b = vOff; b < vOff + t.valueLength(k); b++) {
+            byte c = d[b];
+            if (c == '"' || c == '\\' || c == ']') {
+                out.append((byte) '\\');
+            }
+            out.append(c);
+        }
+        out.append((byte) '"');
     }
 
     @Override

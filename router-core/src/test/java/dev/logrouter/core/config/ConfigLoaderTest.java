@@ -405,6 +405,17 @@ class ConfigLoaderTest {
                         + "parsers or rewrites, or be final to drop what it takes)");
         assertThat(failure(MINIMAL, "routes:", "  - {name: r, parsers: [p], to: [out]}"))
                 .isEqualTo(ORIGIN + ": routes[0].parsers: no parser chain named 'p' (parsers: [])");
+        assertThat(failure(MINIMAL, "parsers:", "  app:"))
+                .isEqualTo(ORIGIN + ": parsers.app: empty chain; list at least one step (e.g. - {type: json}) or "
+                        + "remove it");
+        assertThat(failure(MINIMAL, "rewrites:", "  w: [~]"))
+                .isEqualTo(ORIGIN + ": rewrites.w[0]: empty list item; remove it or give it a value");
+        assertThat(failure(MINIMAL, "rewrites:", "  w: []"))
+                .isEqualTo(ORIGIN + ": rewrites.w: empty chain; list at least one step (e.g. - {type: json}) or "
+                        + "remove it");
+        assertThat(failure(MINIMAL, "filters:", "  f: ''"))
+                .isEqualTo(ORIGIN + ": filters.f: empty filter expression; write one, e.g. 'level(err..emerg)', or "
+                        + "remove the entry");
         assertThat(failure(MINIMAL, "routes:", "  - {name: r, rewrite: [w], to: [out]}"))
                 .isEqualTo(ORIGIN + ": routes[0].rewrite: no rewrite chain named 'w' (rewrites: [])");
         assertThat(failure(MINIMAL, "routes:", "  - {name: r, to: [out]}", "  - {name: r, to: [out]}"))

@@ -105,6 +105,16 @@ class RewriteTest {
         assertThat(render("${SDATA}", e)).isEqualTo("[meta sequenceId=\"10\" region=\"eu\"]");
     }
 
+    @Test
+    void aParamAddedToTheFirstOfTwoElementsStaysInThatElement() {
+        LogEvent e = ietf("<165>1 2003-10-11T22:14:15Z host app - ID47 [meta a=\"1\"][origin ip=\"192.0.2.1\"] text");
+        step(new SetConfig(null, ".SDATA.meta.region", "eu"), "set").parse(e);
+        step(new SetConfig(null, ".SDATA.new@1.k", "v"), "set").parse(e);
+        // RFC 5424 wants each SD-ID once: the new param joins its element, a new SD-ID opens one at the end
+        assertThat(render("${SDATA}", e))
+                .isEqualTo("[meta a=\"1\" region=\"eu\"][origin ip=\"192.0.2.1\"][new@1 k=\"v\"]");
+    }
+
     // ------------------------------------------------------------------ unset
 
     @Test

@@ -8,11 +8,13 @@ import dev.logrouter.core.config.TestFileSinkConfig;
 import dev.logrouter.core.config.TestTcpSourceConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricRegistry;
+import dev.logrouter.core.parse.ParserConfig;
 import dev.logrouter.core.parse.ParserTypes;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -33,14 +35,20 @@ class RoutesTest {
             "  - {type: file, name: s2, path: /2}",
             "");
 
+    private static final Map<String, Class<? extends ParserConfig>> STEP_TYPES = new LinkedHashMap<>(ParserTypes.core());
+
+    static {
+        STEP_TYPES.put("fail", FailingStepConfig.class);
+    }
+
     private final ConfigLoader loader = new ConfigLoader(Map.of("tcp", TestTcpSourceConfig.class),
-            Map.of("file", TestFileSinkConfig.class), ParserTypes.core());
+            Map.of("file", TestFileSinkConfig.class), STEP_TYPES);
     private final MetricRegistry metrics = new MetricRegistry();
     private final SyslogHeaderParser header = new SyslogHeaderParser(ZoneOffset.UTC);
 
     private RouteEvaluator evaluator(String... lines) throws Exception {
         RouterConfig cfg = loader.load(SOURCES_AND_SINKS + String.join("\n", lines) + "\n", "routes.yaml");
-        Routes routes = new Routes(cfg, ZoneOffset.UTC, metrics, type -> ParserTypes.core().entrySet().stream()
+        Routes routes = new Routes(cfg, ZoneOffset.UTC, metrics, type -> STEP_TYPES.entrySet().stream()
                 .filter(e -> e.getValue() == type).findFirst().orElseThrow().getKey());
         return routes.newEvaluator();
     }
@@ -132,5 +140,17 @@ class RoutesTest {
         assertThat(matched("tag-only")).isEqualTo(2);
         assertThat(matched("rest")).isEqualTo(1);
         assertThat(metrics.require("Routes", "main").value("unrouted")).isEqualTo(1);
+    }
+
+    @Test
+    void aStepThatThrowsIsSkippedCountedAndTheMessageStillRouted() throws Exception {
+        RouteEvaluator ev = evaluator(
+                "rewrites:",
+                "  buggy: [{type: fail}, {type: set-tag, tag: after-bug}]",
+                "routes:",
+                "  - {name: a, rewrite: [buggy], to: [s0]}",
+                "  - {name: b, filter: 'tags(\"after-bug\")', to: [s1]}");
+        assertThat(route(ev, 0, LINE)).as("both routes: the chain went on after the failing step").isEqualTo(0b011L);
+        assertThat(metrics.require("Routes", "main").value("stepErrors")).isEqualTo(1);
     }
 }
