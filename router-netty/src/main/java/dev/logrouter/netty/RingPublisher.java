@@ -49,6 +49,8 @@ public final class RingPublisher {
     /**
      * @param formatHint {@link LogEvent#FORMAT_AUTO}, {@link LogEvent#FORMAT_RFC3164} or
      *                   {@link LogEvent#FORMAT_RFC5424}
+     * @param sinkMask   the sinks stamped on each event at publish time; the router passes 0 because its
+     *                   parse workers set each event's sinks from the routes (tests without routes pass theirs)
      */
     public RingPublisher(RingBuffer<LogEvent> ring, int sourceId, String sourceName, byte formatHint, long sinkMask,
                          MetricGroup metrics) {

@@ -1,5 +1,6 @@
 /**
- * Routes from sources to sinks, compiled once into one 64-bit sink mask per source that the publisher
- * stamps on each event.
+ * Routes: compiled once from the configuration ({@link dev.logrouter.core.route.Routes}), evaluated once per
+ * message in its parse worker ({@link dev.logrouter.core.route.RouteEvaluator}: sources, filter, parser and
+ * rewrite chains, final, fallback), which stamps the message's sinks on the event as a 64-bit mask.
  */
 package dev.logrouter.core.route;
