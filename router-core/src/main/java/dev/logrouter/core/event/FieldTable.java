@@ -137,10 +137,18 @@ public final class FieldTable {
 
     /** Removes the entry for {@code name} if present (later entries move up one); returns whether it was there. */
     public boolean unset(byte[] name, int nOff, int nLen) {
+        return unsetEntry(indexOf(name, nOff, nLen));
+    }
+
+    /** As {@link #unset(byte[], int, int)} for a name resolved at configuration time. */
+    public boolean unset(FieldName name) {
+        return unsetEntry(indexOf(name));
+    }
+
+    private boolean unsetEntry(int i) {
         if (inTransaction) {
             throw new IllegalStateException("unset inside a transaction");
         }
-        int i = indexOf(name, nOff, nLen);
         if (i < 0) {
             return false;
         }
@@ -179,6 +187,19 @@ public final class FieldTable {
     public int set(byte[] head, int hOff, int hLen, byte[] tail, int tOff, int tLen,
             byte[] value, int vOff, int vLen, int entryTag) {
         int i = entry(head, hOff, hLen, tail, tOff, tLen);
+        saveForUndo(i);
+        valOff[i] = append(value, vOff, vLen);
+        valLen[i] = vLen;
+        tag[i] = entryTag;
+        return i;
+    }
+
+    /** As {@link #set(byte[], int, int, byte[], int, int, int)} for a name resolved at configuration time. */
+    public int set(FieldName name, byte[] value, int vOff, int vLen, int entryTag) {
+        byte[] n = name.bytes();
+        ensureData(n.length);
+        System.arraycopy(n, 0, data, dataLength, n.length);
+        int i = entryAt(dataLength, n.length, name.hash());
         saveForUndo(i);
         valOff[i] = append(value, vOff, vLen);
         valLen[i] = vLen;
@@ -232,6 +253,22 @@ public final class FieldTable {
         dataLength = to;
     }
 
+    /** As {@link #appendUtf8ToValue(int, char[], int, int)}, from a {@link CharSequence}. */
+    public void appendUtf8ToValue(int i, CharSequence c, int off, int n) {
+        ensureData(Utf8Encoder.maxBytes(n));
+        int to = Utf8Encoder.encode(c, off, n, data, dataLength);
+        valLen[i] += to - dataLength;
+        dataLength = to;
+    }
+
+    /** Appends one char encoded as UTF-8 to the value of entry {@code i} (same rule as the others). */
+    public void appendUtf8ToValue(int i, char c) {
+        ensureData(Utf8Encoder.maxBytes(1));
+        int to = Utf8Encoder.encode(c, data, dataLength);
+        valLen[i] += to - dataLength;
+        dataLength = to;
+    }
+
     /**
      * The entry for the name {@code head + tail}, added (name kept, value empty) when it is new. The name is
      * copied to the end of the data first and hashed and compared there; when it is already present that copy
@@ -246,7 +283,12 @@ public final class FieldTable {
         if (tLen > 0) {
             System.arraycopy(tail, tOff, d, at + hLen, tLen);
         }
-        int h = hash(d, at, nLen);
+        return entryAt(at, nLen, hash(d, at, nLen));
+    }
+
+    /** The entry for the name just copied to {@code data[at, at + nLen)}, whose hash is {@code h}. */
+    private int entryAt(int at, int nLen, int h) {
+        byte[] d = data;
         int[] gens = slotGen;
         int gen = generation;
         int mask = slotMask;
@@ -291,6 +333,12 @@ public final class FieldTable {
         return indexOf(name, nOff, nLen, hash(name, nOff, nLen));
     }
 
+    /** The entry number of a name resolved at configuration time, or -1 (no hashing per call). */
+    public int indexOf(FieldName name) {
+        byte[] b = name.bytes();
+        return indexOf(b, 0, b.length, name.hash());
+    }
+
     /** As {@link #indexOf(byte[], int, int)}, for a caller that keeps {@code h = hash(name, nOff, nLen)}. */
     public int indexOf(byte[] name, int nOff, int nLen, int h) {
         int[] gens = slotGen;
@@ -314,8 +362,7 @@ public final class FieldTable {
     /**
      * The hash the index uses for a name. Names are short, so it reads them a word at a time, overlapping at the
      * end (a 12-byte name is bytes 0-7 and 4-11), with few multiplications; the result's low bits (the slot)
-     * depend on every byte. A caller looking up the same name repeatedly may keep it for
-     * {@link #indexOf(byte[], int, int, int)}.
+     * depend on every byte. A name looked up per message is resolved once into a {@link FieldName}.
      */
     public static int hash(byte[] b, int off, int len) {
         long h = len * 0x9E3779B97F4A7C15L;

@@ -30,6 +30,21 @@ public final class LogEvent {
     public static final int MSG = 4;
     private static final int FIELD_COUNT = 5;
 
+    /**
+     * The header field a configured name denotes ({@code HOST}, {@code PROGRAM}, {@code PID}, {@code MSGID},
+     * {@code MSG} or {@code MESSAGE}), or -1 when the name is a field of the name-value table.
+     */
+    public static int headerField(String name) {
+        return switch (name) {
+            case "HOST" -> HOST;
+            case "PROGRAM" -> PROGRAM;
+            case "PID" -> PID;
+            case "MSGID" -> MSGID;
+            case "MSG", "MESSAGE" -> MSG;
+            default -> -1;
+        };
+    }
+
     /** Where a field's bytes live. */
     public static final byte IN_RAW = 0;
     public static final byte IN_AUX = 1;
@@ -303,26 +318,28 @@ public final class LogEvent {
 
     // ---------------------------------------------------------------- tags
 
-    /** Adds a tag (an id from {@link Tags#id}); adding a tag the event has is a no-op. */
-    public void addTag(int tagId) {
+    /** Adds a tag (an id from {@link Tags#id}); returns false when the event already had it. */
+    public boolean addTag(int tagId) {
         if (hasTag(tagId)) {
-            return;
+            return false;
         }
         if (tagCount == tags.length) {
             tags = Arrays.copyOf(tags, tagCount * 2);
         }
         tags[tagCount++] = tagId;
+        return true;
     }
 
-    /** Removes a tag if present (order of the others kept). */
-    public void removeTag(int tagId) {
+    /** Removes a tag (order of the others kept); returns false when the event did not have it. */
+    public boolean removeTag(int tagId) {
         for (int i = 0; i < tagCount; i++) {
             if (tags[i] == tagId) {
                 System.arraycopy(tags, i + 1, tags, i, tagCount - i - 1);
                 tagCount--;
-                return;
+                return true;
             }
         }
+        return false;
     }
 
     public boolean hasTag(int tagId) {

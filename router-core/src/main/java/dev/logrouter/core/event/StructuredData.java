@@ -22,17 +22,34 @@ public final class StructuredData {
 
     /** True when entry {@code i} of {@code table} is structured data. */
     public static boolean isSdEntry(FieldTable table, int i) {
-        int len = table.nameLength(i);
+        return isSdName(table.data(), table.nameOffset(i), table.nameLength(i));
+    }
+
+    /** True when the name {@code a[off, off + len)} is {@code .SDATA.} followed by at least one byte. */
+    public static boolean isSdName(byte[] a, int off, int len) {
         if (len <= PREFIX.length) {
             return false;
         }
-        byte[] d = table.data();
-        int off = table.nameOffset(i);
         for (int k = 0; k < PREFIX.length; k++) {
-            if (d[off + k] != PREFIX[k]) {
+            if (a[off + k] != PREFIX[k]) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * For a name {@code .SDATA.<sd-id>.<param>} (or {@code .SDATA.<sd-id>}), the SD-ID's length, as stored in the
+     * entry's tag: up to the next dot. 0 for any other name.
+     */
+    public static int sdIdLength(byte[] name) {
+        if (!isSdName(name, 0, name.length)) {
+            return 0;
+        }
+        int dot = PREFIX.length;
+        while (dot < name.length && name[dot] != '.') {
+            dot++;
+        }
+        return dot - PREFIX.length;
     }
 }

@@ -69,20 +69,36 @@ public final class SyslogNames {
         return WEEKDAY_NAME_BYTES[dow];
     }
 
-    /** Facility number for a name (cold path, config), or -1. */
+    /**
+     * Facility number for a name as syslog-ng's filters take it (case-insensitive; {@code megasafe} is ftp's
+     * number 10 on some systems), or -1. Cold path (configuration).
+     */
     public static int facilityNumber(String name) {
-        for (int i = 0; i < FACILITIES.length; i++) {
-            if (FACILITIES[i].equalsIgnoreCase(name)) {
-                return i;
-            }
+        if (name.equalsIgnoreCase("megasafe")) {
+            return 10;
         }
-        return -1;
+        return indexOfIgnoreCase(FACILITIES, name);
     }
 
-    /** Severity number for a name (cold path, config), or -1. */
+    /**
+     * Severity number for a name or one of syslog-ng's aliases ({@code emergency}, {@code panic}, {@code critical},
+     * {@code error}, {@code warn}, {@code informational}; case-insensitive), or -1. Cold path (configuration).
+     */
     public static int severityNumber(String name) {
-        for (int i = 0; i < SEVERITIES.length; i++) {
-            if (SEVERITIES[i].equalsIgnoreCase(name)) {
+        int i = indexOfIgnoreCase(SEVERITIES, name);
+        if (i >= 0) {
+            return i;
+        }
+        int alias = indexOfIgnoreCase(SEVERITY_ALIASES, name);
+        return alias >= 0 ? SEVERITY_ALIAS_NUMBERS[alias] : -1;
+    }
+
+    private static final String[] SEVERITY_ALIASES = {"emergency", "panic", "critical", "error", "warn", "informational"};
+    private static final int[] SEVERITY_ALIAS_NUMBERS = {0, 0, 2, 3, 4, 6};
+
+    private static int indexOfIgnoreCase(String[] names, String name) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equalsIgnoreCase(name)) {
                 return i;
             }
         }

@@ -55,23 +55,43 @@ final class CompareFilter implements FilterNode {
         private final NumericValue l = new NumericValue();
         private final NumericValue r = new NumericValue();
 
+        /** A constant side is read (and, for numbers, parsed) once here instead of per message. */
+        private final boolean leftConstant;
+        private final boolean rightConstant;
+
         Instance(ValueRef.Reader left, ValueRef.Reader right, int accept, boolean numeric) {
             this.left = left;
             this.right = right;
             this.accept = accept;
             this.numeric = numeric;
+            this.leftConstant = left.readConstant();
+            this.rightConstant = right.readConstant();
+            if (numeric && leftConstant) {
+                l.parse(left.array, left.offset, left.length);
+            }
+            if (numeric && rightConstant) {
+                r.parse(right.array, right.offset, right.length);
+            }
         }
 
         @Override
         public boolean test(LogEvent event) {
             ValueRef.Reader a = left;
             ValueRef.Reader b = right;
-            a.read(event);
-            b.read(event);
+            if (!leftConstant) {
+                a.read(event);
+            }
+            if (!rightConstant) {
+                b.read(event);
+            }
             int cmp;
             if (numeric) {
-                l.parse(a.array, a.offset, a.length);
-                r.parse(b.array, b.offset, b.length);
+                if (!leftConstant) {
+                    l.parse(a.array, a.offset, a.length);
+                }
+                if (!rightConstant) {
+                    r.parse(b.array, b.offset, b.length);
+                }
                 cmp = NumericValue.compare(l, r);
             } else {
                 cmp = Arrays.compareUnsigned(a.array, a.offset, a.offset + a.length,

@@ -1,6 +1,7 @@
 package dev.logrouter.core.filter;
 
 import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.SyslogNames;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.filter.FilterLexer.Kind;
 import dev.logrouter.core.filter.FilterLexer.Token;
@@ -39,30 +40,6 @@ final class FilterParser {
 
     private static final String FUNCTIONS = "facility(), level()/priority()/severity(), program(), host(), "
             + "message(), source(), match(), tags(), filter(), exists()";
-
-    private static final Map<String, Integer> SEVERITIES = new HashMap<>();
-    private static final Map<String, Integer> FACILITIES = new HashMap<>();
-
-    static {
-        String[][] sev = {
-            {"emerg", "emergency", "panic"}, {"alert"}, {"crit", "critical"}, {"err", "error"},
-            {"warning", "warn"}, {"notice"}, {"info", "informational"}, {"debug"},
-        };
-        for (int i = 0; i < sev.length; i++) {
-            for (String s : sev[i]) {
-                SEVERITIES.put(s, i);
-            }
-        }
-        String[] fac = {
-            "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron", "authpriv", "ftp",
-            "ntp", "security", "console", "solaris-cron", "local0", "local1", "local2", "local3", "local4",
-            "local5", "local6", "local7",
-        };
-        for (int i = 0; i < fac.length; i++) {
-            FACILITIES.put(fac[i], i);
-        }
-        FACILITIES.put("megasafe", 10);
-    }
 
     private final List<Token> tokens;
     private final Map<String, String> named;
@@ -361,8 +338,8 @@ final class FilterParser {
 
     private static int priority(Token t, boolean facility) {
         String s = t.text().toLowerCase(Locale.ROOT);
-        Integer n = (facility ? FACILITIES : SEVERITIES).get(s);
-        if (n != null) {
+        int n = facility ? SyslogNames.facilityNumber(s) : SyslogNames.severityNumber(s);
+        if (n >= 0) {
             return n;
         }
         int max = facility ? 23 : 7;

@@ -93,11 +93,6 @@ final class MatchSpec {
         return true;
     }
 
-    /** True when this spec runs the regex engine (and so can exceed its step budget). */
-    boolean usesRegex() {
-        return regex != null;
-    }
-
     ByteMatcher newMatcher() {
         return shared != null ? shared : new RegexMatcher(regex, utf8, budgetExceeded);
     }

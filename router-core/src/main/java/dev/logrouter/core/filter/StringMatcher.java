@@ -24,7 +24,7 @@ final class StringMatcher implements ByteMatcher {
         this.pattern = ignoreCase ? lower(pattern) : pattern;
         this.mode = mode;
         this.ignoreCase = ignoreCase;
-        this.skip = skipTable(this.pattern);
+        this.skip = mode == SUBSTRING ? skipTable(this.pattern) : null; // only a substring search uses it
     }
 
     @Override

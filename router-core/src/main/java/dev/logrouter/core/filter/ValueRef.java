@@ -1,5 +1,6 @@
 package dev.logrouter.core.filter;
 
+import dev.logrouter.core.event.FieldName;
 import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.template.ByteBuilder;
@@ -29,6 +30,8 @@ final class ValueRef {
     private final int kind;
     private final int header;
     private final byte[] bytes;
+    /** For a FIELD, its name resolved for lookup. */
+    private final FieldName fieldName;
     private final Template template;
     private final String text;
 
@@ -36,6 +39,7 @@ final class ValueRef {
         this.kind = kind;
         this.header = header;
         this.bytes = bytes;
+        this.fieldName = kind == FIELD ? FieldName.of(text) : null;
         this.template = template;
         this.text = text;
     }
@@ -68,29 +72,19 @@ final class ValueRef {
         if (n.isEmpty()) {
             throw new IllegalArgumentException("empty value name");
         }
-        switch (n) {
-            case "HOST":
-                return header(LogEvent.HOST, n);
-            case "PROGRAM":
-                return header(LogEvent.PROGRAM, n);
-            case "PID":
-                return header(LogEvent.PID, n);
-            case "MSGID":
-                return header(LogEvent.MSGID, n);
-            case "MSG":
-            case "MESSAGE":
-                return header(LogEvent.MSG, n);
-            case "SOURCE":
-                return new ValueRef(SOURCE, 0, null, null, n);
-            default:
-                break;
+        int headerField = LogEvent.headerField(n);
+        if (headerField >= 0) {
+            return header(headerField, n);
+        }
+        if (n.equals("SOURCE")) {
+            return new ValueRef(SOURCE, 0, null, null, n);
         }
         String macro = n.startsWith("R_") || n.startsWith("S_") ? n.substring(2) : n;
         Macro m = Macro.lookup(macro);
         if (m != null && (m.isDate() || macro.equals(n))) {
             return new ValueRef(TEMPLATE, 0, null, Template.compile("${" + n + "}", zone), n);
         }
-        return new ValueRef(FIELD, 0, n.getBytes(StandardCharsets.UTF_8), null, n);
+        return new ValueRef(FIELD, 0, null, null, n);
     }
 
     /**
@@ -166,6 +160,17 @@ final class ValueRef {
             this.scratch = ref.kind == TEMPLATE || ref.kind == LEGACY_MATCH ? new ByteBuilder(256) : null;
         }
 
+        /** For a constant, reads it now (it never changes) and returns true; false for anything else. */
+        boolean readConstant() {
+            if (ref.kind != CONSTANT) {
+                return false;
+            }
+            array = ref.bytes;
+            offset = 0;
+            length = array.length;
+            return true;
+        }
+
         void read(LogEvent e) {
             switch (ref.kind) {
                 case HEADER: {
@@ -177,7 +182,7 @@ final class ValueRef {
                 }
                 case FIELD: {
                     FieldTable t = e.fields();
-                    int i = t.indexOf(ref.bytes, 0, ref.bytes.length);
+                    int i = t.indexOf(ref.fieldName);
                     if (i < 0) {
                         array = EMPTY;
                         offset = 0;
@@ -195,9 +200,7 @@ final class ValueRef {
                     length = array.length;
                     break;
                 case CONSTANT:
-                    array = ref.bytes;
-                    offset = 0;
-                    length = array.length;
+                    readConstant();
                     break;
                 case TEMPLATE:
                     scratch.reset();

@@ -80,6 +80,17 @@ public abstract class FieldParser implements EventParser {
     }
 
     /**
+     * Undoes everything written for this message so far and starts again from an empty output (for a parser
+     * that tries a fast path first and falls back to a general one).
+     */
+    protected final void discardOutput() {
+        FieldTable table = out.table();
+        table.rollback();
+        table.beginTransaction();
+        out.reset(table);
+    }
+
+    /**
      * Parses {@code len} bytes at {@code off} of {@code in} and writes the fields through {@link #out}.
      * The input must not be modified and is only valid during the call. Returns false when the input is
      * not valid for this parser; everything written is then rolled back.

@@ -64,11 +64,11 @@ public final class FieldWriter {
         t.appendUtf8ToValue(i, v, off, len);
     }
 
-    /** Sets the current name to text encoded as UTF-8. */
+    /** Sets the current name to text encoded as UTF-8 (straight into the table). */
     public void setUtf8(CharSequence v, int off, int len) {
-        value.reset();
-        value.appendUtf8(v, off, len);
-        set(value.array(), 0, value.length());
+        FieldTable t = table;
+        int i = t.begin(name.array(), 0, name.length(), 0);
+        t.appendUtf8ToValue(i, v, off, len);
     }
 
     /** A scratch buffer for composing a value (unescaping); pass it to {@link #set} when done. */

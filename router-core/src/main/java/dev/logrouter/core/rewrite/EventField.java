@@ -1,10 +1,9 @@
 package dev.logrouter.core.rewrite;
 
+import dev.logrouter.core.event.FieldName;
 import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.StructuredData;
-
-import java.nio.charset.StandardCharsets;
 
 /**
  * The field a rewrite rule reads and writes, resolved once from its configured name: one of the header
@@ -20,14 +19,14 @@ final class EventField {
 
     private final String name;
     private final int header;
-    private final byte[] nameBytes;
+    private final FieldName fieldName;
     private final int sdIdLength;
 
     private EventField(String name, int header) {
         this.name = name;
         this.header = header;
-        this.nameBytes = name.getBytes(StandardCharsets.UTF_8);
-        this.sdIdLength = sdIdLength(nameBytes);
+        this.fieldName = FieldName.of(name);
+        this.sdIdLength = StructuredData.sdIdLength(fieldName.bytes());
     }
 
     /** Resolves a configured field name; throws {@link IllegalArgumentException} for an empty one. */
@@ -40,50 +39,30 @@ final class EventField {
         if (n.startsWith("${") && n.endsWith("}")) {
             n = n.substring(2, n.length() - 1);
         }
-        int header = switch (n) {
-            case "HOST" -> LogEvent.HOST;
-            case "PROGRAM" -> LogEvent.PROGRAM;
-            case "PID" -> LogEvent.PID;
-            case "MSGID" -> LogEvent.MSGID;
-            case "MSG", "MESSAGE" -> LogEvent.MSG;
-            default -> -1;
-        };
-        return new EventField(n, header);
+        return new EventField(n, LogEvent.headerField(n));
     }
 
-    String name() {
-        return name;
-    }
-
-    boolean isHeader() {
-        return header >= 0;
-    }
-
-    /** The array holding the current value (see {@link #offset}, {@link #length}); null when the field is unset. */
-    byte[] array(LogEvent e) {
+    /**
+     * The current value, looked up once: returns the array holding it and puts its offset and length in
+     * {@code span[0]} and {@code span[1]}; returns null when the field is unset.
+     */
+    byte[] read(LogEvent e, int[] span) {
         if (header >= 0) {
-            return e.isFieldSet(header) ? e.fieldArray(header) : null;
+            if (!e.isFieldSet(header)) {
+                return null;
+            }
+            span[0] = e.fieldOffset(header);
+            span[1] = e.fieldLength(header);
+            return e.fieldArray(header);
         }
         FieldTable t = e.fields();
-        return t.indexOf(nameBytes, 0, nameBytes.length) >= 0 ? t.data() : null;
-    }
-
-    int offset(LogEvent e) {
-        if (header >= 0) {
-            return e.fieldOffset(header);
+        int i = t.indexOf(fieldName);
+        if (i < 0) {
+            return null;
         }
-        FieldTable t = e.fields();
-        int i = t.indexOf(nameBytes, 0, nameBytes.length);
-        return i < 0 ? 0 : t.valueOffset(i);
-    }
-
-    int length(LogEvent e) {
-        if (header >= 0) {
-            return e.fieldLength(header);
-        }
-        FieldTable t = e.fields();
-        int i = t.indexOf(nameBytes, 0, nameBytes.length);
-        return i < 0 ? 0 : t.valueLength(i);
+        span[0] = t.valueOffset(i);
+        span[1] = t.valueLength(i);
+        return t.data();
     }
 
     /**
@@ -95,7 +74,7 @@ final class EventField {
             int at = e.auxAppend(src, off, len);
             e.setFieldIn(header, LogEvent.IN_AUX, at, len);
         } else {
-            e.fields().set(nameBytes, 0, nameBytes.length, src, off, len, sdIdLength);
+            e.fields().set(fieldName, src, off, len, sdIdLength);
         }
     }
 
@@ -106,25 +85,7 @@ final class EventField {
             e.unsetField(header);
             return was;
         }
-        return e.fields().unset(nameBytes, 0, nameBytes.length);
-    }
-
-    /** For a {@code .SDATA.id.param} name, the SD-ID's length (the table entry's tag); 0 otherwise. */
-    private static int sdIdLength(byte[] n) {
-        byte[] p = StructuredData.PREFIX;
-        if (n.length <= p.length) {
-            return 0;
-        }
-        for (int i = 0; i < p.length; i++) {
-            if (n[i] != p[i]) {
-                return 0;
-            }
-        }
-        int dot = p.length;
-        while (dot < n.length && n[dot] != '.') {
-            dot++;
-        }
-        return dot - p.length;
+        return e.fields().unset(fieldName);
     }
 
     @Override

@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
 final class SubstRewrite implements EventParser {
 
     private final EventField field;
+    /** Offset and length of the field's value, from {@link EventField#read}. */
+    private final int[] span = new int[2];
     private final Matcher matcher;
     private final boolean global;
     /** Replacement parts: a group number, or -1 for the template at the same index. */
@@ -131,14 +133,14 @@ final class SubstRewrite implements EventParser {
 
     @Override
     public void parse(LogEvent event) {
-        byte[] a = field.array(event);
+        byte[] a = field.read(event, span);
         if (a == null) {
             return;
         }
-        int off = field.offset(event);
-        int len = field.length(event);
+        int off = span[0];
+        int len = span[1];
         Utf8CharSequence in = input.reset(a, off, len);
-        bounded.reset(in, BoundedCharSequence.defaultBudget(in.length()));
+        bounded.reset(in);
         Matcher m = matcher;
         m.reset(bounded);
         out.reset();

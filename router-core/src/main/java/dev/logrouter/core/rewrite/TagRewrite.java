@@ -24,12 +24,7 @@ final class TagRewrite implements EventParser {
 
     @Override
     public void parse(LogEvent event) {
-        boolean has = event.hasTag(tag);
-        if (add && !has) {
-            event.addTag(tag);
-            applied.inc();
-        } else if (!add && has) {
-            event.removeTag(tag);
+        if (add ? event.addTag(tag) : event.removeTag(tag)) {
             applied.inc();
         }
     }

@@ -94,16 +94,8 @@ public final class ByteBuilder {
 
     /** Appends {@code n} chars of {@code s} from {@code off} encoded as UTF-8, without allocating (hot path). */
     public ByteBuilder appendUtf8(CharSequence s, int off, int n) {
-        ensure(n * 3);
-        int end = off + n;
-        for (int i = off; i < end; i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                buf[len++] = (byte) c;
-            } else {
-                i += encode(c, i + 1 < end ? s.charAt(i + 1) : 0);
-            }
-        }
+        ensure(Utf8Encoder.maxBytes(n));
+        len = Utf8Encoder.encode(s, off, n, buf, len);
         return this;
     }
 
@@ -112,32 +104,6 @@ public final class ByteBuilder {
         ensure(Utf8Encoder.maxBytes(n));
         len = Utf8Encoder.encode(c, off, n, buf, len);
         return this;
-    }
-
-    /** Encodes one non-ASCII char (with the next one if they form a surrogate pair); returns 1 if it used the next. */
-    private int encode(char c, char next) {
-        ensure(4);
-        if (c < 0x800) {
-            buf[len++] = (byte) (0xC0 | (c >> 6));
-            buf[len++] = (byte) (0x80 | (c & 0x3F));
-            return 0;
-        }
-        if (Character.isHighSurrogate(c) && Character.isLowSurrogate(next)) {
-            int cp = Character.toCodePoint(c, next);
-            buf[len++] = (byte) (0xF0 | (cp >> 18));
-            buf[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-            buf[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-            buf[len++] = (byte) (0x80 | (cp & 0x3F));
-            return 1;
-        }
-        if (Character.isSurrogate(c)) {
-            buf[len++] = (byte) '?';
-            return 0;
-        }
-        buf[len++] = (byte) (0xE0 | (c >> 12));
-        buf[len++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-        buf[len++] = (byte) (0x80 | (c & 0x3F));
-        return 0;
     }
 
     public void ensure(int extra) {

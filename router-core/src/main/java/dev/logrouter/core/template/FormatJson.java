@@ -149,7 +149,7 @@ final class FormatJson implements TemplateFunction {
             out.append((byte) '"');
             JsonStringEscaper.escape(out, names, tokOff[n - 1], tokLen[n - 1]);
             out.append((byte) '"').append((byte) ':').append((byte) '"');
-            JsonStringEscaper.escape(out, vp.valueArray(), vp.valueOffset(k), vp.valueLength(k));
+            JsonStringEscaper.escape(out, vp.valueArray(k), vp.valueOffset(k), vp.valueLength(k));
             out.append((byte) '"');
             comma = true;
         }

@@ -60,7 +60,7 @@ final class FormatSyslogRfc5424 implements TemplateFunction {
         headerField(e, LogEvent.MSGID, MSGID_MAX, out);
         out.append((byte) ' ');
         int mark = out.length();
-        Template.appendSdata(e.fields(), out, ValueEscaper.NONE);
+        Template.appendSdata(e.fields(), out);
         if (out.length() == mark) {
             out.append((byte) '-');
         }

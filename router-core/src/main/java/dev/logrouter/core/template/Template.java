@@ -1,6 +1,7 @@
 package dev.logrouter.core.template;
 
 import dev.logrouter.core.event.CivilTime;
+import dev.logrouter.core.event.FieldName;
 import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.StructuredData;
@@ -43,16 +44,21 @@ public final class Template {
     private final int[] timeSources;
     private final byte[][] bytes;
     private final TemplateFunction[] functions;
+    /** For each FIELD part, its name resolved for lookup (shared by copies). */
+    private final FieldName[] fieldNames;
     private final boolean literalOnly;
 
     private final ZoneOffsetCache recvZone;
     /** Civil fields of the last date printed ({@link CivilTime#fields}) and, at index 7, the day of the year (0-based). */
     private final int[] civil = new int[8];
-    /** Scratch for a function's output when values are escaped; created on first need. */
-    private ByteBuilder functionScratch;
+    /** The second and offset {@link #civil} holds the fields of (kept across renders: most messages share them). */
+    private long civilFor = Long.MIN_VALUE;
+    private int civilOffset;
+    /** Scratch for a composite value when values are escaped ({@link #rawTarget}); created on first need. */
+    private ByteBuilder rawScratch;
 
     private Template(String source, ZoneId receiverZone, int[] kinds, Macro[] macros, int[] timeSources,
-                     byte[][] bytes, TemplateFunction[] functions) {
+                     byte[][] bytes, FieldName[] fieldNames, TemplateFunction[] functions) {
         this.source = source;
         this.receiverZone = receiverZone;
         this.kinds = kinds;
@@ -61,6 +67,7 @@ public final class Template {
         this.bytes = bytes;
         this.functions = functions;
         this.recvZone = new ZoneOffsetCache(receiverZone);
+        this.fieldNames = fieldNames;
         boolean lit = true;
         for (int k : kinds) {
             lit &= k == LITERAL;
@@ -167,7 +174,15 @@ public final class Template {
             k[x] = kinds.get(x);
             t[x] = times.get(x);
         }
-        return new Template(text, receiverZone, k, macros.toArray(new Macro[0]), t, bytes.toArray(new byte[0][]),
+        byte[][] b = bytes.toArray(new byte[0][]);
+        FieldName[] names = new FieldName[n];
+        for (int x = 0; x < n; x++) {
+            if (k[x] == FIELD) {
+                names[x] = FieldName.of(b[x]);
+                b[x] = null; // a field part keeps its name in names[x] only
+            }
+        }
+        return new Template(text, receiverZone, k, macros.toArray(new Macro[0]), t, b, names,
                 functions.toArray(new TemplateFunction[0]));
     }
 
@@ -191,7 +206,7 @@ public final class Template {
                 fs[i] = fs[i].copy();
             }
         }
-        return new Template(source, receiverZone, kinds, macros, timeSources, bytes, fs);
+        return new Template(source, receiverZone, kinds, macros, timeSources, bytes, fieldNames, fs);
     }
 
     /** The template text as configured. */
@@ -211,15 +226,13 @@ public final class Template {
 
     /** Renders, passing every substituted value through {@code esc}. */
     public void render(LogEvent e, ByteBuilder out, ValueEscaper esc) {
-        long civilFor = Long.MIN_VALUE;
-        int civilOffset = 0;
         for (int p = 0; p < kinds.length; p++) {
             switch (kinds[p]) {
                 case LITERAL:
                     out.append(bytes[p]);
                     break;
                 case FIELD:
-                    appendField(e, bytes[p], out, esc);
+                    appendField(e, fieldNames[p], out, esc);
                     break;
                 case FUNCTION:
                     appendFunction(functions[p], e, out, esc);
@@ -255,16 +268,31 @@ public final class Template {
     }
 
     private void appendFunction(TemplateFunction f, LogEvent e, ByteBuilder out, ValueEscaper esc) {
+        ByteBuilder raw = rawTarget(out, esc);
+        f.render(e, raw);
+        flushRaw(raw, out, esc);
+    }
+
+    /**
+     * Where a composite value (a function's output, {@code ${SDATA}}, {@code ${TAGS}}) is written: straight into
+     * {@code out}, or, when values are escaped, into a reused scratch buffer so that {@link #flushRaw} escapes
+     * it as one value (in a path, the whole list is one directory name).
+     */
+    private ByteBuilder rawTarget(ByteBuilder out, ValueEscaper esc) {
         if (esc == ValueEscaper.NONE) {
-            f.render(e, out);
-            return;
+            return out;
         }
-        if (functionScratch == null) {
-            functionScratch = new ByteBuilder(256);
+        if (rawScratch == null) {
+            rawScratch = new ByteBuilder(256);
         }
-        functionScratch.reset();
-        f.render(e, functionScratch);
-        esc.append(out, functionScratch.array(), 0, functionScratch.length());
+        rawScratch.reset();
+        return rawScratch;
+    }
+
+    private static void flushRaw(ByteBuilder raw, ByteBuilder out, ValueEscaper esc) {
+        if (raw != out) {
+            esc.append(out, raw.array(), 0, raw.length());
+        }
     }
 
     private void appendMacro(Macro m, LogEvent e, ByteBuilder out, ValueEscaper esc) {
@@ -321,9 +349,12 @@ public final class Template {
             case PRI:
                 out.appendDecimal(e.pri());
                 break;
-            case SDATA:
-                appendSdata(e.fields(), out, esc);
+            case SDATA: {
+                ByteBuilder raw = rawTarget(out, esc);
+                appendSdata(e.fields(), raw);
+                flushRaw(raw, out, esc);
                 break;
+            }
             case SOURCE:
                 esc.append(out, e.sourceName(), 0, e.sourceName().length);
                 break;
@@ -332,9 +363,12 @@ public final class Template {
             case FULLHOST_FROM:
                 esc.append(out, e.peer(), 0, e.peerLength());
                 break;
-            case TAGS:
-                appendTags(e, out, esc);
+            case TAGS: {
+                ByteBuilder raw = rawTarget(out, esc);
+                appendTags(e, raw);
+                flushRaw(raw, out, esc);
                 break;
+            }
             case TAG:
                 out.append(HEX[(e.pri() >> 4) & 0xf]).append(HEX[e.pri() & 0xf]);
                 break;
@@ -354,24 +388,14 @@ public final class Template {
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     /** {@code ${TAGS}}: the event's tag names in the order they were added, separated by commas. */
-    private static void appendTags(LogEvent e, ByteBuilder out, ValueEscaper esc) {
+    private static void appendTags(LogEvent e, ByteBuilder out) {
         int n = e.tagCount();
-        if (esc == ValueEscaper.NONE) {
-            for (int i = 0; i < n; i++) {
-                if (i > 0) {
-                    out.append((byte) ',');
-                }
-                out.append(Tags.name(e.tagAt(i)));
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                out.append((byte) ',');
             }
-            return;
+            out.append(Tags.name(e.tagAt(i)));
         }
-        // in a path the list is one value: join first, then neutralise the whole span
-        int mark = out.length();
-        appendTags(e, out, ValueEscaper.NONE);
-        int len = out.length() - mark;
-        byte[] tmp = java.util.Arrays.copyOfRange(out.array(), mark, mark + len);
-        out.setLength(mark);
-        esc.append(out, tmp, 0, len);
     }
 
     private void appendDate(Macro m, long sec, int usec, int off, ByteBuilder out) {
@@ -507,9 +531,9 @@ public final class Template {
         }
     }
 
-    private static void appendField(LogEvent e, byte[] name, ByteBuilder out, ValueEscaper esc) {
+    private static void appendField(LogEvent e, FieldName name, ByteBuilder out, ValueEscaper esc) {
         FieldTable t = e.fields();
-        int i = t.indexOf(name, 0, name.length);
+        int i = t.indexOf(name);
         if (i >= 0) {
             esc.append(out, t.data(), t.valueOffset(i), t.valueLength(i));
         } else if (esc != ValueEscaper.NONE) {
@@ -521,17 +545,7 @@ public final class Template {
      * Re-serialises structured data as RFC 5424 SD-ELEMENTs: consecutive entries with the same SD-ID form
      * one element; {@code "}, {@code \} and {@code ]} in values are escaped with a backslash.
      */
-    static void appendSdata(FieldTable t, ByteBuilder out, ValueEscaper esc) {
-        if (esc != ValueEscaper.NONE) {
-            // In a path, serialise into the output first and neutralise the whole span.
-            int mark = out.length();
-            appendSdata(t, out, ValueEscaper.NONE);
-            int n = out.length() - mark;
-            byte[] tmp = java.util.Arrays.copyOfRange(out.array(), mark, mark + n);
-            out.setLength(mark);
-            esc.append(out, tmp, 0, n);
-            return;
-        }
+    static void appendSdata(FieldTable t, ByteBuilder out) {
         // one SD-ELEMENT per SD-ID (RFC 5424 wants them unique), in the order each ID first appears, with
         // every param of that ID even when a rewrite added one after other elements
         byte[] d = t.data();
@@ -570,7 +584,7 @@ public final class Template {
     private static boolean sdIdSeenBefore(FieldTable t, int i) {
         int idOff = sdIdOffset(t, i);
         int idLen = sdIdLength(t, i);
-        for (int j = 0; j < i; j++) {
+        for (int j = i - 1; j >= 0; j--) { // a param's element is usually the entry just before
             if (StructuredData.isSdEntry(t, j) && sameSdId(t, j, idOff, idLen)) {
                 return true;
             }

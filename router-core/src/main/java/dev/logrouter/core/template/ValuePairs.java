@@ -80,6 +80,10 @@ final class ValuePairs {
     private int[] nLen = new int[32];
     private int[] vOff = new int[32];
     private int[] vLen = new int[32];
+    /** Whether pair k's value is read in place from the event's field table (else from {@link #values}). */
+    private boolean[] vInTable = new boolean[32];
+    /** The field table's buffer of the event last collected. */
+    private byte[] tableData;
     private int[] order = new int[32];
     private int[] sortTmp = new int[32];
     private int count;
@@ -125,6 +129,7 @@ final class ValuePairs {
         if (scanFields) {
             FieldTable t = e.fields();
             byte[] d = t.data();
+            tableData = d;
             for (int i = 0; i < t.size(); i++) {
                 int no = t.nameOffset(i);
                 int nl = t.nameLength(i);
@@ -140,9 +145,7 @@ final class ValuePairs {
                 if (!inc || (omitEmpty && vl == 0)) {
                     continue;
                 }
-                int at = values.length();
-                values.append(d, t.valueOffset(i), vl);
-                add(d, no, nl, at, vl);
+                add(d, no, nl, t.valueOffset(i), vl, true); // the value is read in place, not copied
             }
         }
         for (int m = 0; m < macroValues.length; m++) {
@@ -150,7 +153,7 @@ final class ValuePairs {
             macroValues[m].render(e, values);
             int vl = values.length() - at;
             if (vl > 0) {
-                add(macroNames[m], 0, macroNames[m].length, at, vl);
+                add(macroNames[m], 0, macroNames[m].length, at, vl, false);
             }
         }
         for (int p = 0; p < pairValues.length; p++) {
@@ -160,7 +163,7 @@ final class ValuePairs {
             if (omitEmpty && vl == 0) {
                 continue;
             }
-            add(pairNames[p], 0, pairNames[p].length, at, vl);
+            add(pairNames[p], 0, pairNames[p].length, at, vl, false);
         }
         sortAndResolve();
     }
@@ -183,8 +186,9 @@ final class ValuePairs {
         return nLen[order[k]];
     }
 
-    byte[] valueArray() {
-        return values.array();
+    /** The buffer pair {@code k}'s value is in (the event's field table, or the rendered macros and pairs). */
+    byte[] valueArray(int k) {
+        return vInTable[order[k]] ? tableData : values.array();
     }
 
     int valueOffset(int k) {
@@ -195,14 +199,18 @@ final class ValuePairs {
         return vLen[order[k]];
     }
 
-    /** Records a pair whose value is already in {@link #values}: the name is renamed into {@link #names}. */
-    private void add(byte[] src, int off, int len, int valueAt, int valueLen) {
+    /**
+     * Records a pair whose value is at {@code valueAt} in the field table ({@code inTable}) or in {@link #values};
+     * the name is renamed into {@link #names}.
+     */
+    private void add(byte[] src, int off, int len, int valueAt, int valueLen, boolean inTable) {
         if (count == nOff.length) {
             int cap = count * 2;
             nOff = Arrays.copyOf(nOff, cap);
             nLen = Arrays.copyOf(nLen, cap);
             vOff = Arrays.copyOf(vOff, cap);
             vLen = Arrays.copyOf(vLen, cap);
+            vInTable = Arrays.copyOf(vInTable, cap);
             order = new int[cap];
             sortTmp = new int[cap];
         }
@@ -221,6 +229,7 @@ final class ValuePairs {
         nLen[count] = len;
         vOff[count] = valueAt;
         vLen[count] = valueLen;
+        vInTable[count] = inTable;
         count++;
     }
 

@@ -86,14 +86,13 @@ public final class CsvParser extends FieldParser {
 
     /** Writes the columns; returns whether every name got a column and all the input was used. */
     private boolean scan(byte[] in, int pos, int end) {
-        int base = out.nameMark();
         int last = columns.length - 1;
         for (int col = 0; col <= last; col++) {
             if (col == last && greedy) {
                 if (strip) {
                     pos = skipBlanks(in, pos, end);
                 }
-                write(col, base, in, pos, end);
+                write(col, in, pos, end);
                 return true;
             }
             if (pos >= end) {
@@ -112,11 +111,11 @@ public final class CsvParser extends FieldParser {
                 while (pos < end && (dlen = delimiterAt(in, pos, end)) == 0) {
                     pos++;
                 }
-                write(col, base, in, start, pos);
+                write(col, in, start, pos);
                 pos += dlen;
             } else {
                 pos = quoted(in, pos, end, close);
-                write(col, base, value.array(), 0, value.length());
+                write(col, value.array(), 0, value.length());
             }
         }
         return pos == end;
@@ -219,7 +218,7 @@ public final class CsvParser extends FieldParser {
     }
 
     /** Sets column {@code col} to bytes {@code [from, to)} of {@code v}, after stripping and the null check. */
-    private void write(int col, int base, byte[] v, int from, int to) {
+    private void write(int col, byte[] v, int from, int to) {
         if (strip) {
             while (to > from && (v[to - 1] == ' ' || v[to - 1] == '\t')) {
                 to--;
@@ -229,10 +228,7 @@ public final class CsvParser extends FieldParser {
                 && java.util.Arrays.equals(v, from, to, nullValue, 0, nullValue.length)) {
             to = from;
         }
-        ByteBuilder name = out.name();
-        name.append(columns[col]);
-        out.set(v, from, to - from);
-        out.truncateName(base);
+        out.set(columns[col], 0, columns[col].length, v, from, to - from);
     }
 
     private static int skipBlanks(byte[] in, int pos, int end) {

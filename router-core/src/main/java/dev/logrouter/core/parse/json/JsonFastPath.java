@@ -236,7 +236,7 @@ final class JsonFastPath {
                     if (u < 0 || (u >= 0xD800 && u <= 0xDFFF)) {
                         return -1; // surrogates (pairs or lone) are left to Jackson
                     }
-                    appendUtf8(t, i, u);
+                    t.appendUtf8ToValue(i, (char) u);
                     q += 4;
                     break;
                 }
@@ -264,19 +264,6 @@ final class JsonFastPath {
             v = (v << 4) | d;
         }
         return v;
-    }
-
-    private static void appendUtf8(FieldTable t, int i, int c) {
-        if (c < 0x80) {
-            t.appendToValue(i, (byte) c);
-        } else if (c < 0x800) {
-            t.appendToValue(i, (byte) (0xC0 | (c >> 6)));
-            t.appendToValue(i, (byte) (0x80 | (c & 0x3F)));
-        } else {
-            t.appendToValue(i, (byte) (0xE0 | (c >> 12)));
-            t.appendToValue(i, (byte) (0x80 | ((c >> 6) & 0x3F)));
-            t.appendToValue(i, (byte) (0x80 | (c & 0x3F)));
-        }
     }
 
     /** {@code true}, {@code false} or {@code null} at {@code p}; stores {@code value} unless null. */

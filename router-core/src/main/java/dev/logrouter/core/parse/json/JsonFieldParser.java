@@ -10,7 +10,6 @@ import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import com.fasterxml.jackson.core.io.NumberInput;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.parse.FieldParser;
 import dev.logrouter.core.parse.ParseContext;
@@ -113,10 +112,7 @@ public final class JsonFieldParser extends FieldParser {
                 return true;
             }
             // outside the fast path's subset: undo its writes and let Jackson read the message
-            FieldTable table = out.table();
-            table.rollback();
-            table.beginTransaction();
-            out.reset(table);
+            discardOutput();
         }
         boolean ok;
         try {

@@ -172,9 +172,8 @@ final class KvScanner {
     private static final int BACKSLASH = 2;
     private static final int EXPECT_DELIMITER = 3;
     private static final int JUNK_AFTER_QUOTE = 4;
-    private static final int UNQUOTED = 5;
-    private static final int FINISH_SUCCESS = 6;
-    private static final int FINISH_FAILURE = 7;
+    private static final int FINISH_SUCCESS = 5;
+    private static final int FINISH_FAILURE = 6;
 
     private void decodeValue() {
         final int start = pos;
@@ -182,7 +181,7 @@ final class KvScanner {
             decodeUnquoted(start);
             return;
         }
-        valueWasQuoted = start < end && (in[start] == '"' || in[start] == '\'');
+        valueWasQuoted = start < end; // past the test above, a value that is there starts with a quote
         unquoted.reset();
         int state = INITIAL;
         byte quote = 0;
@@ -199,11 +198,9 @@ final class KvScanner {
                         unquotedEnd = cur;
                         cur = d;
                         state = FINISH_SUCCESS;
-                    } else if (b == '"' || b == '\'') {
+                    } else { // the opening quote
                         quote = b;
                         state = QUOTED;
-                    } else {
-                        state = UNQUOTED;
                     }
                     break;
                 case QUOTED:
@@ -235,19 +232,11 @@ final class KvScanner {
                         state = JUNK_AFTER_QUOTE;
                     }
                     break;
-                case JUNK_AFTER_QUOTE:
+                default: // JUNK_AFTER_QUOTE
                     d = matchDelimiter(cur);
                     if (d >= 0) {
                         cur = d;
                         state = FINISH_FAILURE;
-                    }
-                    break;
-                default: // UNQUOTED
-                    d = matchDelimiter(cur);
-                    if (d >= 0) {
-                        unquotedEnd = cur;
-                        cur = d;
-                        state = FINISH_SUCCESS;
                     }
                     break;
             }
@@ -256,7 +245,7 @@ final class KvScanner {
             }
         }
         boolean quotedValue = quote != 0;
-        boolean ok = state == INITIAL || state == EXPECT_DELIMITER || state == UNQUOTED || state == FINISH_SUCCESS;
+        boolean ok = state == INITIAL || state == EXPECT_DELIMITER || state == FINISH_SUCCESS;
         if (ok) {
             pos = cur;
             if (quotedValue) {
@@ -273,8 +262,8 @@ final class KvScanner {
     }
 
     /**
-     * The common case of {@link #decodeValue}, a value not starting with a quote: it ends at the first delimiter
-     * (the states INITIAL and UNQUOTED), and only a space or the pair separator's first byte can start one.
+     * The common case of {@link #decodeValue}, a value not starting with a quote (syslog-ng's unquoted state): it
+     * ends at the first delimiter, and only a space or the pair separator's first byte can start one.
      */
     private void decodeUnquoted(int start) {
         valueWasQuoted = false;

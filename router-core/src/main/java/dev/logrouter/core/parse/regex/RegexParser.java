@@ -36,9 +36,6 @@ import java.util.regex.Pattern;
  */
 public final class RegexParser extends FieldParser {
 
-    /** The least step budget of one match attempt, whatever the input length. */
-    static final long MIN_STEPS = 100_000;
-
     private final Matcher[] matchers;
     private final String[][] groups;
     private final byte[][][] groupNames;
@@ -82,7 +79,7 @@ public final class RegexParser extends FieldParser {
     private boolean match(byte[] in, int off, int len) {
         boolean onlyAscii = isAscii(in, off, len);
         CharSequence view = onlyAscii ? ascii.reset(in, off, len) : decoded.reset(in, off, len);
-        long budget = Math.max(MIN_STEPS, len * stepsPerChar);
+        long budget = Math.max(BoundedCharSequence.BASE_STEPS, len * stepsPerChar);
         for (int p = 0; p < matchers.length; p++) {
             Matcher m = matchers[p];
             m.reset(bounded.reset(view, budget));
@@ -120,13 +117,14 @@ public final class RegexParser extends FieldParser {
                 continue;
             }
             int e = m.end(names[g]);
-            name.append(groupNames[p][g]);
+            byte[] seg = groupNames[p][g];
             if (onlyAscii) {
-                out.set(in, off + s, e - s);
+                out.set(seg, 0, seg.length, in, off + s, e - s);
             } else {
+                name.append(seg);
                 out.setUtf8(decoded, s, e - s);
+                name.setLength(base);
             }
-            name.setLength(base);
         }
     }
 }

@@ -15,6 +15,7 @@ import dev.logrouter.core.parse.FieldParser;
 import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.util.Glob;
+import dev.logrouter.core.util.Utf8Decoder;
 import org.codehaus.stax2.XMLInputFactory2;
 import org.codehaus.stax2.XMLStreamReader2;
 import org.codehaus.stax2.typed.TypedValueDecoder;
@@ -434,47 +435,15 @@ public final class XmlParser extends FieldParser {
     static boolean isUtf8(byte[] b, int from, int to) {
         int i = from;
         while (i < to) {
-            int c = b[i];
-            if (c >= 0) {
+            if (b[i] >= 0) {
                 i++;
                 continue;
             }
-            c &= 0xFF;
-            int n;
-            int min2 = 0x80;
-            int max2 = 0xBF;
-            if (c >= 0xC2 && c <= 0xDF) {
-                n = 1;
-            } else if (c >= 0xE0 && c <= 0xEF) {
-                n = 2;
-                if (c == 0xE0) {
-                    min2 = 0xA0;
-                } else if (c == 0xED) {
-                    max2 = 0x9F;
-                }
-            } else if (c >= 0xF0 && c <= 0xF4) {
-                n = 3;
-                if (c == 0xF0) {
-                    min2 = 0x90;
-                } else if (c == 0xF4) {
-                    max2 = 0x8F;
-                }
-            } else {
+            int n = Utf8Decoder.sequenceLength(b, i, to);
+            if (n == 0) {
                 return false;
             }
-            if (to - i <= n) {
-                return false;
-            }
-            int c2 = b[i + 1] & 0xFF;
-            if (c2 < min2 || c2 > max2) {
-                return false;
-            }
-            for (int k = 2; k <= n; k++) {
-                if ((b[i + k] & 0xC0) != 0x80) {
-                    return false;
-                }
-            }
-            i += n + 1;
+            i += n;
         }
         return true;
     }

@@ -1,23 +1,11 @@
 package dev.logrouter.bench.core.parse.csv;
 
-import dev.logrouter.bench.core.parse.ParserBenchSupport;
-import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.bench.core.parse.ParserBenchmark;
 import dev.logrouter.core.parse.csv.CsvParserConfig;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput (messages/s) of the {@code csv} parser on one ~400-byte CSV message per shape, as a parse worker
@@ -26,13 +14,7 @@ import java.util.concurrent.TimeUnit;
  * quoted, with doubled quotes in escape-double-char), {@code greedy} (6 columns and a greedy free-text tail).
  * Setup checks the field count, so a failing parse is never what is measured.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Thread)
-@Fork(1)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 3)
-public class CsvParserBenchmark {
+public class CsvParserBenchmark extends ParserBenchmark {
 
     static final String FIREWALL = "2024/05/01 12:34:56,001801010101,TRAFFIC,end,2049,2024/05/01 12:34:56,"
             + "203.0.113.7,10.20.30.40,198.51.100.1,10.20.30.40,allow-web-inbound,,jdoe,web-browsing,vsys1,"
@@ -51,9 +33,6 @@ public class CsvParserBenchmark {
 
     @Param({"firewall", "quoted", "greedy"})
     public String shape;
-
-    private final LogEvent event = new LogEvent();
-    private EventParser parser;
 
     @Setup
     public void setUp() {
@@ -79,9 +58,9 @@ public class CsvParserBenchmark {
                         "escape-none", List.of("greedy"), null);
             }
         }
-        ParserBenchSupport.receive(event, "fw01", line);
-        parser = ParserBenchSupport.create(cfg, "csv");
-        ParserBenchSupport.checkParsed(shape, event, parse(), expected);
+        receive("fw01", line);
+        create(cfg, "csv");
+        checkParsed(shape, expected);
     }
 
     private static List<String> columns(int n) {
@@ -90,12 +69,5 @@ public class CsvParserBenchmark {
             c[i] = "c" + i;
         }
         return List.of(c);
-    }
-
-    @Benchmark
-    public int parse() {
-        event.fields().clear();
-        parser.parse(event);
-        return event.fields().size();
     }
 }

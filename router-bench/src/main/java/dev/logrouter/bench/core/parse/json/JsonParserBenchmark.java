@@ -1,22 +1,9 @@
 package dev.logrouter.bench.core.parse.json;
 
-import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.bench.core.parse.ParserBenchSupport;
-import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.bench.core.parse.ParserBenchmark;
 import dev.logrouter.core.parse.json.JsonParserConfig;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput (messages/s on one thread) of the {@code json} parser on a ~400-byte JSON MSG per payload shape, as a
@@ -36,13 +23,7 @@ import java.util.concurrent.TimeUnit;
  *       non-ASCII UTF-8.</li>
  * </ul>
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Thread)
-@Fork(1)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 3)
-public class JsonParserBenchmark {
+public class JsonParserBenchmark extends ParserBenchmark {
 
     static final String FLAT = "{\"ts\":\"2025-11-22T07:00:00.123Z\",\"level\":\"info\",\"service\":\"orders-api\","
             + "\"host\":\"web-17.prod.example.com\",\"method\":\"GET\",\"path\":\"/api/v1/orders/84412\","
@@ -71,9 +52,6 @@ public class JsonParserBenchmark {
     @Param({"app", "flat", "nested", "escapes"})
     public String shape;
 
-    private final LogEvent event = new LogEvent();
-    private EventParser parser;
-
     @Setup
     public void setUp() {
         String json = switch (shape) {
@@ -83,24 +61,14 @@ public class JsonParserBenchmark {
             case "app" -> APP;
             default -> throw new IllegalArgumentException("unknown shape " + shape + " (app, flat, nested, escapes)");
         };
-        ParserBenchSupport.receive(event, "host1.example.com", json);
-        parser = ParserBenchSupport.create(new JsonParserConfig(null, ".json.", "${MSG}", null, ".", 64, 65536), "json");
-        int fields = parse();
+        receive("host1.example.com", json);
+        create(new JsonParserConfig(null, ".json.", "${MSG}", null, ".", 64, 65536), "json");
         int expected = switch (shape) {
             case "flat" -> 15;
             case "nested" -> 18;
             case "app" -> 12;
             default -> 10;
         };
-        ParserBenchSupport.checkParsed(shape, event, fields, expected);
-    }
-
-    /** One message: the field table reset, then the whole MSG parsed into fields. */
-    @Benchmark
-    public int parse() {
-        LogEvent e = event;
-        e.fields().clear();
-        parser.parse(e);
-        return e.fields().size();
+        checkParsed(shape, expected);
     }
 }

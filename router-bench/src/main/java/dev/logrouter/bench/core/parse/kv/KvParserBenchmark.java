@@ -1,22 +1,9 @@
 package dev.logrouter.bench.core.parse.kv;
 
-import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.bench.core.parse.ParserBenchSupport;
-import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.bench.core.parse.ParserBenchmark;
 import dev.logrouter.core.parse.kv.KvParserConfig;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput (messages/s on one thread) of the {@code kv} parser on a ~400-byte MSG per payload shape, as a parse
@@ -34,13 +21,7 @@ import java.util.concurrent.TimeUnit;
  *       field, and single-quoted values.</li>
  * </ul>
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Thread)
-@Fork(1)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 3)
-public class KvParserBenchmark {
+public class KvParserBenchmark extends ParserBenchmark {
 
     static final String IPTABLES = "[UFW BLOCK] IN=eth0 OUT= MAC=a2:be:d2:ab:11:af:e2:f2:00:00:08:00 "
             + "SRC=192.168.2.115 DST=192.168.1.23 LEN=52 TOS=0x00 PREC=0x00 TTL=127 ID=9434 DF PROTO=TCP SPT=58428 "
@@ -67,12 +48,8 @@ public class KvParserBenchmark {
             + " veniam enim et exercitation labore sit dolor ullamco incididunt aliquip"
             + " ea et dolore magna magna ad amet ex nisi do nisi dolore ex elit eiusmo\"";
 
-
     @Param({"app", "iptables", "quoted", "stray"})
     public String shape;
-
-    private final LogEvent event = new LogEvent();
-    private EventParser parser;
 
     @Setup
     public void setUp() {
@@ -83,25 +60,15 @@ public class KvParserBenchmark {
             case "app" -> APP;
             default -> throw new IllegalArgumentException("unknown shape " + shape + " (app, iptables, quoted, stray)");
         };
-        ParserBenchSupport.receive(event, "fw01", kv);
+        receive("fw01", kv);
         String stray = shape.equals("stray") ? ".kv.stray" : null;
-        parser = ParserBenchSupport.create(new KvParserConfig(null, ".kv.", "${MSG}", "=", ", ", stray), "kv");
-        int fields = parse();
+        create(new KvParserConfig(null, ".kv.", "${MSG}", "=", ", ", stray), "kv");
         int expected = switch (shape) {
             case "iptables" -> 25;
             case "quoted" -> 23;
             case "app" -> 11;
             default -> 26; // 25 pairs and the stray words
         };
-        ParserBenchSupport.checkParsed(shape, event, fields, expected);
-    }
-
-    /** One message: the field table reset, then the whole MSG parsed into fields. */
-    @Benchmark
-    public int parse() {
-        LogEvent e = event;
-        e.fields().clear();
-        parser.parse(e);
-        return e.fields().size();
+        checkParsed(shape, expected);
     }
 }

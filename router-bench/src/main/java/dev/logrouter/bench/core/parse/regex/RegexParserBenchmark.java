@@ -1,22 +1,9 @@
 package dev.logrouter.bench.core.parse.regex;
 
-import dev.logrouter.bench.core.parse.ParserBenchSupport;
-import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.bench.core.parse.ParserBenchmark;
 import dev.logrouter.core.parse.regex.RegexParserConfig;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput (messages/s) of the {@code regex} parser on one ~400-byte message per shape, as a parse worker
@@ -25,13 +12,7 @@ import java.util.concurrent.TimeUnit;
  * three patterns matches, unanchored, in a long line), {@code utf8} (non-ASCII input, decoded per message).
  * Setup checks the field count, so a failing parse is never what is measured.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Thread)
-@Fork(1)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 3)
-public class RegexParserBenchmark {
+public class RegexParserBenchmark extends ParserBenchmark {
 
     static final String ACCESS = "203.0.113.7 - jdoe [01/May/2024:12:34:56 +0000] \"POST /api/v2/orders/77812/items"
             + "?expand=prices,stock&currency=EUR&session=4bf92f3577b34da6a3ce929d0e0e4736 HTTP/1.1\" 502 5123 "
@@ -62,9 +43,6 @@ public class RegexParserBenchmark {
     @Param({"access", "sshd", "utf8"})
     public String shape;
 
-    private final LogEvent event = new LogEvent();
-    private EventParser parser;
-
     @Setup
     public void setUp() {
         String line;
@@ -87,15 +65,8 @@ public class RegexParserBenchmark {
                 expected = 6;
             }
         }
-        ParserBenchSupport.receive(event, "web01", line);
-        parser = ParserBenchSupport.create(RegexParserConfig.of(patterns), "regex");
-        ParserBenchSupport.checkParsed(shape, event, parse(), expected);
-    }
-
-    @Benchmark
-    public int parse() {
-        event.fields().clear();
-        parser.parse(event);
-        return event.fields().size();
+        receive("web01", line);
+        create(RegexParserConfig.of(patterns), "regex");
+        checkParsed(shape, expected);
     }
 }

@@ -1,22 +1,9 @@
 package dev.logrouter.bench.core.parse.xml;
 
-import dev.logrouter.bench.core.parse.ParserBenchSupport;
-import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.bench.core.parse.ParserBenchmark;
 import dev.logrouter.core.parse.xml.XmlParserConfig;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput (messages/s) of the {@code xml} parser on one ~400-byte XML message per shape, as a parse worker
@@ -25,13 +12,7 @@ import java.util.concurrent.TimeUnit;
  * {@code flat} (one level of elements, no attributes), {@code attributes} (few elements, many attributes).
  * Setup checks the field count, so a failing parse is never what is measured.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Thread)
-@Fork(1)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 3)
-public class XmlParserBenchmark {
+public class XmlParserBenchmark extends ParserBenchmark {
 
     static final String WINEVENT = "<Event><System><Provider Name=\"Microsoft-Windows-Security-Auditing\"/>"
             + "<EventID>4625</EventID><Level>0</Level><TimeCreated SystemTime=\"2024-05-01T12:34:56.789Z\"/>"
@@ -52,9 +33,6 @@ public class XmlParserBenchmark {
     @Param({"winevent", "flat", "attributes"})
     public String shape;
 
-    private final LogEvent event = new LogEvent();
-    private EventParser parser;
-
     @Setup
     public void setUp() {
         String doc = switch (shape) {
@@ -62,20 +40,13 @@ public class XmlParserBenchmark {
             case "flat" -> FLAT;
             default -> ATTRIBUTES;
         };
-        ParserBenchSupport.receive(event, "dc01", doc);
-        parser = ParserBenchSupport.create(XmlParserConfig.defaults(), "xml");
+        receive("dc01", doc);
+        create(XmlParserConfig.defaults(), "xml");
         int expected = switch (shape) {
             case "winevent" -> 7; // the four <Data> concatenate into one field, as in syslog-ng
             case "flat" -> 10;
             default -> 17;
         };
-        ParserBenchSupport.checkParsed(shape, event, parse(), expected);
-    }
-
-    @Benchmark
-    public int parse() {
-        event.fields().clear();
-        parser.parse(event);
-        return event.fields().size();
+        checkParsed(shape, expected);
     }
 }
