@@ -24,9 +24,14 @@ public final class Utf8Encoder {
     public static int encode(char[] src, int off, int n, byte[] dst, int at) {
         int end = off + n;
         int p = at;
-        for (int i = off; i < end; i++) {
+        int i = off;
+        // ASCII runs are the common case: a tight loop first, the general one from the first other char on
+        while (i < end && src[i] < 0x80) {
+            dst[p++] = (byte) src[i++];
+        }
+        for (; i < end; i++) {
             char c = src[i];
-            if (c < 0x80) { // ASCII, the common case
+            if (c < 0x80) {
                 dst[p++] = (byte) c;
             } else {
                 char next = i + 1 < end ? src[i + 1] : 0;
