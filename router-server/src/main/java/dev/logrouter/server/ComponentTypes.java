@@ -9,6 +9,8 @@ import dev.logrouter.core.parse.ParserConfig;
 import dev.logrouter.core.parse.ParserTypes;
 import dev.logrouter.core.route.Routes;
 import dev.logrouter.netty.tcp.TcpSourceConfig;
+import dev.logrouter.patterndb.stage.PatternDbParserConfig;
+import dev.logrouter.patterndb.stage.PatternDbService;
 import dev.logrouter.netty.udp.UdpSourceConfig;
 import dev.logrouter.sinks.file.FileSinkConfig;
 
@@ -31,6 +33,7 @@ public final class ComponentTypes {
         SOURCES.put("udp", UdpSourceConfig.class);
         SINKS.put("file", FileSinkConfig.class);
         PARSERS.putAll(ParserTypes.core());
+        PARSERS.put("patterndb", PatternDbParserConfig.class);
     }
 
     private ComponentTypes() {
@@ -47,6 +50,7 @@ public final class ComponentTypes {
         PARSERS.forEach((name, type) -> sections.put((type.getPackageName().endsWith(".rewrite")
                 ? "rewrites.<chain>[] type: " : "parsers.<chain>[] type: ") + name, type));
         SINKS.forEach((name, type) -> sections.put("sinks[] type: " + name, type));
+        sections.put("patterndb", dev.logrouter.core.config.PatternDbConfig.class);
         sections.put("monitoring.jmx", dev.logrouter.core.config.JmxConfig.class);
         return dev.logrouter.core.config.ConfigReference.markdown(sections);
     }
@@ -65,8 +69,32 @@ public final class ComponentTypes {
         throw new IllegalArgumentException("unregistered parser type " + type.getName());
     }
 
-    /** Compiles the routes of {@code cfg} (filters, chains): throws IllegalArgumentException naming the culprit. */
+    /**
+     * Compiles the routes of {@code cfg} (filters, chains) with the router-wide services (the PatternDB):
+     * throws IllegalArgumentException naming the culprit.
+     */
+    public static Routes routes(RouterConfig cfg, MetricRegistry metrics, Map<Class<?>, Object> services) {
+        return new Routes(cfg, cfg.pipeline().zone(), metrics, ComponentTypes::parserTypeName, services);
+    }
+
+    /** Compiles the routes, loading the PatternDB rulesets first (check-config). */
     public static Routes routes(RouterConfig cfg, MetricRegistry metrics) {
-        return new Routes(cfg, cfg.pipeline().zone(), metrics, ComponentTypes::parserTypeName);
+        PatternDbService pdb = patternDb(cfg, metrics);
+        return routes(cfg, metrics, pdb == null ? Map.of() : Map.of(PatternDbService.class, pdb));
+    }
+
+    /**
+     * Loads the rulesets of {@code patterndb.files}; null when none are configured. Throws
+     * IllegalArgumentException with the file, line and reason when a file does not load.
+     */
+    public static PatternDbService patternDb(RouterConfig cfg, MetricRegistry metrics) {
+        if (cfg.patterndb().files().isEmpty()) {
+            return null;
+        }
+        try {
+            return PatternDbService.load(cfg.patterndb(), metrics.group("PatternDb", "main"));
+        } catch (java.io.IOException | dev.logrouter.patterndb.ruleset.PdbLoadException e) {
+            throw new IllegalArgumentException("patterndb.files: " + e.getMessage(), e);
+        }
     }
 }

@@ -18,6 +18,8 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  *   run [--config FILE]             start the router (default config/router.yaml, else the embedded default)
  *   check-config [--config FILE]    validate a configuration and exit (0 = valid, 1 = invalid)
+ *   config-reference                every option, as Markdown
+ *   pdb match|test|dump ...         the PatternDB tool (pdbtool's commands)
  * </pre>
  *
  * SIGTERM or SIGINT stop the router cleanly (stop accepting, drain the ring, flush and close sinks)
@@ -44,6 +46,10 @@ public final class Main {
             return 2;
         }
         String command = args[0];
+        if (command.equals("pdb")) {
+            return dev.logrouter.patterndb.cli.PdbCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length),
+                    out, err);
+        }
         String configFile = null;
         for (int i = 1; i < args.length; i++) {
             if ((args[i].equals("--config") || args[i].equals("-c")) && i + 1 < args.length) {
@@ -78,6 +84,7 @@ public final class Main {
         s.println("usage: java -jar logrouter.jar run [--config FILE]");
         s.println("       java -jar logrouter.jar check-config [--config FILE]");
         s.println("       java -jar logrouter.jar config-reference    (every option, as Markdown)");
+        s.println("       java -jar logrouter.jar pdb match|test|dump ...   (PatternDB tool, like pdbtool; pdb help)");
         s.println("Default FILE: " + DEFAULT_CONFIG + " if it exists, else the embedded default configuration.");
     }
 

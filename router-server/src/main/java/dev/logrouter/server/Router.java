@@ -7,6 +7,7 @@ import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.pipeline.Pipeline;
+import dev.logrouter.core.pipeline.SerialStage;
 import dev.logrouter.core.pipeline.SinkBinding;
 import dev.logrouter.core.route.RouteEvaluator;
 import dev.logrouter.core.route.Routes;
@@ -19,12 +20,15 @@ import dev.logrouter.netty.tcp.TcpSource;
 import dev.logrouter.netty.tcp.TcpSourceConfig;
 import dev.logrouter.netty.udp.UdpSource;
 import dev.logrouter.netty.udp.UdpSourceConfig;
+import dev.logrouter.patterndb.stage.CorrelationStage;
+import dev.logrouter.patterndb.stage.PatternDbService;
 import dev.logrouter.sinks.file.FileSink;
 import dev.logrouter.sinks.file.FileSinkConfig;
 
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -52,7 +56,13 @@ public final class Router {
     public Router(RouterConfig cfg) {
         this.cfg = cfg;
         ZoneId zone = cfg.pipeline().zone();
-        Routes routes = ComponentTypes.routes(cfg, metrics);
+        PatternDbService pdb = ComponentTypes.patternDb(cfg, metrics);
+        Routes routes = ComponentTypes.routes(cfg, metrics,
+                pdb == null ? Map.of() : Map.of(PatternDbService.class, pdb));
+        // correlation is stateful: one stage after the parse workers, only when some rule needs it
+        SerialStage serial = pdb != null && pdb.needsCorrelation()
+                ? new CorrelationStage(pdb, routes.newEvaluator(), cfg.patterndb(), metrics.group("PatternDb", "correlation"))
+                : null;
         List<EventParser> parsers = new ArrayList<>();
         for (int i = 0; i < cfg.pipeline().parseWorkers(); i++) {
             SyslogHeaderParser header = new SyslogHeaderParser(zone);
@@ -66,7 +76,8 @@ public final class Router {
         for (SinkConfig sc : cfg.sinks()) {
             sinks.add(new SinkBinding(sc.name(), sc.flushPolicy(), createSink(sc, zone)));
         }
-        pipeline = new Pipeline(cfg.pipeline(), parsers, sinks, metrics, Clock.SYSTEM);
+        pipeline = new Pipeline(cfg.pipeline(), parsers, serial, cfg.patterndb().tick().millis(), sinks, metrics,
+                Clock.SYSTEM);
         transport = new NettyTransport(cfg.pipeline().ioThreads());
         for (int i = 0; i < cfg.sources().size(); i++) {
             // the parse workers set each event's sinks from the routes; sources publish with none

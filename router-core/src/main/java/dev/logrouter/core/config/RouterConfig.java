@@ -23,6 +23,9 @@ public record RouterConfig(
         Map<String, List<ParserConfig>> rewrites,
         @Option(doc = "Named filter expressions, usable in routes as filter(name).", defaultValue = "{}")
         Map<String, String> filters,
+        @Option(doc = "The PatternDB rulesets that patterndb parser steps classify against, and correlation "
+                + "options.", defaultValue = "{}")
+        PatternDbConfig patterndb,
         @Option(doc = "Routes from sources to sinks, in evaluation order.", defaultValue = "[]")
         List<RouteConfig> routes,
         @Option(doc = "Destinations.", defaultValue = Option.REQUIRED)

@@ -20,6 +20,11 @@ public final class MetricGroup {
     private final String name;
     private final List<Metric> metrics = new ArrayList<>();
     private final Map<String, Counter> counters = new HashMap<>();
+    private final List<Operation> operations = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** A JMX operation without parameters that returns a text for the operator. */
+    public record Operation(String name, String description, java.util.function.Supplier<String> action) {
+    }
 
     public MetricGroup(String type, String name) {
         this.type = type;
@@ -51,6 +56,18 @@ public final class MetricGroup {
     /** Declares a gauge read from {@code value}. */
     public void gauge(String metricName, String description, LongSupplier value) {
         metrics.add(new Metric(metricName, description, false, value));
+    }
+
+    /**
+     * Declares an operation ({@code reload}, {@code topRules}); the action runs on the JMX caller's thread
+     * and returns what happened, or throws with a message for the operator.
+     */
+    public void operation(String operationName, String description, java.util.function.Supplier<String> action) {
+        operations.add(new Operation(operationName, description, action));
+    }
+
+    public List<Operation> operations() {
+        return Collections.unmodifiableList(operations);
     }
 
     public List<Metric> metrics() {

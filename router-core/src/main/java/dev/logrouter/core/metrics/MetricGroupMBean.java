@@ -6,6 +6,7 @@ import javax.management.AttributeNotFoundException;
 import javax.management.DynamicMBean;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanInfo;
+import javax.management.MBeanException;
 import javax.management.MBeanOperationInfo;
 
 /**
@@ -56,8 +57,19 @@ final class MetricGroupMBean implements DynamicMBean {
     }
 
     @Override
-    public Object invoke(String actionName, Object[] params, String[] signature) {
-        throw new UnsupportedOperationException("no operations");
+    public Object invoke(String actionName, Object[] params, String[] signature) throws MBeanException {
+        for (MetricGroup.Operation op : group.operations()) {
+            if (op.name().equals(actionName) && (params == null || params.length == 0)) {
+                try {
+                    return op.action().get();
+                } catch (RuntimeException e) {
+                    // plain exception types only: a remote JMX client may not have our classes
+                    throw new MBeanException(new Exception(e.getMessage()), actionName + " failed: " + e.getMessage());
+                }
+            }
+        }
+        throw new UnsupportedOperationException("no operation " + actionName + " on " + group.type() + "/"
+                + group.name());
     }
 
     @Override
@@ -67,6 +79,9 @@ final class MetricGroupMBean implements DynamicMBean {
                         (m.counter() ? "[counter] " : "[gauge] ") + m.description(), true, false, false))
                 .toArray(MBeanAttributeInfo[]::new);
         return new MBeanInfo(MetricGroup.class.getName(), group.type() + " " + group.name(), attrs, null,
-                new MBeanOperationInfo[0], null);
+                group.operations().stream()
+                        .map(op -> new MBeanOperationInfo(op.name(), op.description(),
+                                new javax.management.MBeanParameterInfo[0], "java.lang.String", MBeanOperationInfo.ACTION))
+                        .toArray(MBeanOperationInfo[]::new), null);
     }
 }

@@ -31,6 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  *                          ├─▶ parse-0 … parse-(n-1)   (sequence % n)
  *                          └──────────┬───────────────
  *                                     ▼
+ *                      serial-&lt;name&gt; (optional: PatternDB correlation, one thread)
+ *                                     ▼
  *                 sink-a   sink-b   …   (one thread each, after every parse worker)
  * </pre>
  *
@@ -48,9 +50,22 @@ public final class Pipeline {
     private final int ringSize;
     /** The last stage: every event has passed every stage once these have consumed it. */
     private final EventHandler<LogEvent>[] lastStage;
+    private final SerialStageHandler serial;
+    private final long tickMillis;
+    private volatile Thread ticker;
 
     public Pipeline(PipelineConfig cfg, List<EventParser> workerParsers, List<SinkBinding> sinks,
                     MetricRegistry metrics, Clock clock) {
+        this(cfg, workerParsers, null, 0, sinks, metrics, clock);
+    }
+
+    /**
+     * @param serial a stage between the parse workers and the sinks, or null
+     * @param tickMillis when {@code serial} is set and this is positive, a clock tick carrier is offered to
+     *                   the ring this often (skipped when the ring has no free slot: events are flowing then)
+     */
+    public Pipeline(PipelineConfig cfg, List<EventParser> workerParsers, SerialStage serial, long tickMillis,
+                    List<SinkBinding> sinks, MetricRegistry metrics, Clock clock) {
         if (workerParsers.size() != cfg.parseWorkers()) {
             throw new IllegalArgumentException("need one parser per parse worker");
         }
@@ -83,13 +98,23 @@ public final class Pipeline {
             sinkHandlers.add(h);
             sinkStage[i] = h;
         }
+        var afterWorkers = disruptor.handleEventsWith(workers);
+        if (serial != null) {
+            SerialStageHandler sh = new SerialStageHandler(serial, metrics.group("Stage", serial.name()));
+            afterWorkers = afterWorkers.then(sh);
+            this.serial = sh;
+        } else {
+            this.serial = null;
+        }
         if (sinkStage.length > 0) {
-            disruptor.handleEventsWith(workers).then(sinkStage);
+            afterWorkers.then(sinkStage);
             lastStage = sinkStage;
         } else {
-            disruptor.handleEventsWith(workers);
-            lastStage = workers;
+            @SuppressWarnings("unchecked")
+            EventHandler<LogEvent>[] last = this.serial != null ? new EventHandler[] {this.serial} : workers;
+            lastStage = last;
         }
+        this.tickMillis = serial != null ? tickMillis : 0;
         RingBuffer<LogEvent> ring = disruptor.getRingBuffer();
         ringMetrics.gauge("capacity", "Slots in the ring.", () -> ringSize);
         ringMetrics.gauge("remaining", "Free slots in the ring now (low = stages are behind; sources pause "
@@ -108,6 +133,35 @@ public final class Pipeline {
 
     public void start() {
         disruptor.start();
+        if (tickMillis > 0) {
+            Thread t = new Thread(this::tickLoop, "serial-ticker");
+            t.setDaemon(true);
+            ticker = t;
+            t.start();
+        }
+    }
+
+    /** Offers a clock tick to the serial stage every {@code tickMillis} until stopped (a non-stage thread). */
+    private void tickLoop() {
+        RingBuffer<LogEvent> ring = disruptor.getRingBuffer();
+        while (ticker == Thread.currentThread()) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(tickMillis));
+            if (ticker != Thread.currentThread()) {
+                return;
+            }
+            try {
+                long seq = ring.tryNext();
+                fillCarrier(ring.get(seq), false);
+                ring.publish(seq);
+            } catch (com.lmax.disruptor.InsufficientCapacityException full) {
+                // the ring is busy: the events flowing through it move the clock
+            }
+        }
+    }
+
+    private static void fillCarrier(LogEvent e, boolean fin) {
+        e.clear();
+        e.addFlag(LogEvent.FLAG_DISCARD | LogEvent.FLAG_CARRIER | (fin ? LogEvent.FLAG_FINAL : 0));
     }
 
     /** The ring sources publish into. */
@@ -129,6 +183,19 @@ public final class Pipeline {
      * false if the stages did not drain in time (then they are halted and sinks give up retrying).
      */
     public boolean drainAndStop(long timeout, TimeUnit unit) throws InterruptedException {
+        Thread tick = ticker;
+        ticker = null;
+        if (tick != null) {
+            LockSupport.unpark(tick);
+            tick.join(1000);
+        }
+        if (serial != null) {
+            // the serial stage flushes what it holds (e.g. open correlation contexts) before the ring drains
+            RingBuffer<LogEvent> ring = disruptor.getRingBuffer();
+            long seq = ring.next();
+            fillCarrier(ring.get(seq), true);
+            ring.publish(seq);
+        }
         // Disruptor.shutdown() only counts stages whose thread is already running, so right after start()
         // it would halt with the backlog unprocessed: wait on the last stage's sequences instead.
         boolean drained = awaitConsumed(disruptor.getRingBuffer().getCursor(),

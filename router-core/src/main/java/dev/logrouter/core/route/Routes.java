@@ -49,12 +49,23 @@ public final class Routes {
     private final boolean routeAll;
     private final long allSinks;
     private final java.util.Set<String> rewriteChains;
+    private final Map<Class<?>, Object> services;
 
     /**
      * @param typeName YAML type name of a step record (for default step names)
      */
     public Routes(RouterConfig cfg, ZoneId zone, MetricRegistry metrics,
                   Function<Class<? extends ParserConfig>, String> typeName) {
+        this(cfg, zone, metrics, typeName, Map.of());
+    }
+
+    /**
+     * @param typeName YAML type name of a step record (for default step names)
+     * @param services router-wide services handed to every step ({@link ParseContext#service})
+     */
+    public Routes(RouterConfig cfg, ZoneId zone, MetricRegistry metrics,
+                  Function<Class<? extends ParserConfig>, String> typeName, Map<Class<?>, Object> services) {
+        this.services = services;
         int nSinks = cfg.sinks().size();
         allSinks = nSinks == 64 ? -1L : (1L << nSinks) - 1;
         routeAll = cfg.routes().isEmpty();
@@ -137,7 +148,7 @@ public final class Routes {
                     name = name + "." + n;
                 }
             }
-            ParseContext ctx = new ParseContext(name, type, zone, metrics.group("Parser", name));
+            ParseContext ctx = new ParseContext(name, type, zone, metrics.group("Parser", name), services);
             try {
                 pc.create(ctx); // validates the options once, before any worker starts
             } catch (IllegalArgumentException e) {

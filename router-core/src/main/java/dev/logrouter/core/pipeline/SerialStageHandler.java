@@ -1,0 +1,43 @@
+package dev.logrouter.core.pipeline;
+
+import com.lmax.disruptor.EventHandler;
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+
+/**
+ * Runs a {@link SerialStage} as a Disruptor stage between the parse workers and the sinks.
+ *
+ * <p>Threads: its own stage thread, {@code serial-<name>}.
+ */
+final class SerialStageHandler implements EventHandler<LogEvent> {
+
+    private final SerialStage stage;
+    private final Counter events;
+    private final Counter carriers;
+
+    SerialStageHandler(SerialStage stage, MetricGroup metrics) {
+        this.stage = stage;
+        this.events = metrics.counter("events", "Events the serial stage handled (messages and carriers).");
+        this.carriers = metrics.counter("carriers", "Carrier events (clock ticks, the final flush) it handled.");
+    }
+
+    @Override
+    public void onStart() {
+        Thread.currentThread().setName("serial-" + stage.name());
+    }
+
+    @Override
+    public void onEvent(LogEvent event, long sequence, boolean endOfBatch) {
+        events.inc();
+        if (event.hasFlag(LogEvent.FLAG_CARRIER)) {
+            carriers.inc();
+        }
+        stage.onEvent(event);
+    }
+
+    @Override
+    public void onShutdown() {
+        stage.onShutdown();
+    }
+}

@@ -1,0 +1,147 @@
+package dev.logrouter.patterndb.stage;
+
+import dev.logrouter.core.config.PatternDbConfig;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.patterndb.classify.CompiledRule;
+import dev.logrouter.patterndb.classify.PatternDb;
+import dev.logrouter.patterndb.ruleset.PatternDbFile;
+import dev.logrouter.patterndb.ruleset.PdbLoadException;
+import dev.logrouter.patterndb.ruleset.PdbLoader;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.IntStream;
+
+/**
+ * The router's one PatternDB: loads the configured ruleset files, holds the built database that every
+ * {@code patterndb} step classifies against, and swaps in a new one on {@link #reload()} (JMX operation
+ * {@code reload} on {@code type=PatternDb,name=main}). The database is immutable; a step picks up a new one
+ * between two messages, so a reload drops nothing. A reload that fails (a file that does not load) keeps
+ * the previous database active and says why.
+ *
+ * <p>Threads: built on the configuring thread; {@link #current()} is read by every parse worker (one
+ * volatile read per message); {@link #reload()} runs on a JMX thread.
+ */
+public final class PatternDbService {
+
+    /** A built database with its per-rule hit counters. */
+    public record Loaded(PatternDb db, LongAdder[] hits, int fileCount) {
+    }
+
+    private final List<String> files;
+    private volatile Loaded current;
+    private final Counter matched;
+    private final Counter unmatched;
+    private final Counter reloads;
+    private final Counter reloadFailures;
+    private volatile List<String> lastWarnings = List.of();
+
+    private PatternDbService(List<String> files, MetricGroup metrics) {
+        this.files = List.copyOf(files);
+        this.matched = metrics.counter("matched", "Messages a rule matched (all patterndb steps together).");
+        this.unmatched = metrics.counter("unmatched",
+                "Messages no rule matched (.classifier.class=unknown, tag .classifier.unknown).");
+        this.reloads = metrics.counter("reloads", "Successful reloads of the ruleset files.");
+        this.reloadFailures = metrics.counter("reloadFailures",
+                "Reloads that failed; the previous rulesets stayed active.");
+        metrics.gauge("rules", "Rules in the active database.", () -> current.db().rules().size());
+        metrics.operation("reload", "Reloads the ruleset files; on failure the active rulesets stay.", this::reload);
+        metrics.operation("topRules", "The 20 rules with most hits since the active rulesets were loaded.",
+                () -> topRules(20));
+    }
+
+    /** Loads the files of {@code cfg}; throws with file, line and reason when one does not load. */
+    public static PatternDbService load(PatternDbConfig cfg, MetricGroup metrics) throws IOException,
+            PdbLoadException {
+        PatternDbService s = new PatternDbService(cfg.files(), metrics);
+        s.current = s.build();
+        return s;
+    }
+
+    private Loaded build() throws IOException, PdbLoadException {
+        List<Path> paths = RulesetFiles.resolve(files);
+        List<PatternDbFile> loaded = PdbLoader.loadAll(paths);
+        List<String> warnings = new ArrayList<>();
+        for (PatternDbFile f : loaded) {
+            for (String w : f.warnings()) {
+                warnings.add(f.source() + ": " + w);
+            }
+        }
+        PatternDb db = PatternDb.build(loaded, warnings::add);
+        for (String w : warnings) {
+            System.err.println("logrouter: patterndb: " + w);
+        }
+        lastWarnings = List.copyOf(warnings);
+        LongAdder[] hits = new LongAdder[db.rules().size()];
+        for (int i = 0; i < hits.length; i++) {
+            hits[i] = new LongAdder();
+        }
+        return new Loaded(db, hits, loaded.size());
+    }
+
+    /** The active database. */
+    public Loaded current() {
+        return current;
+    }
+
+    /** Warnings of the last successful load (skipped patterns, missing versions). */
+    public List<String> warnings() {
+        return lastWarnings;
+    }
+
+    /** Loads the files again and activates the result; on failure keeps the active database and throws. */
+    public synchronized String reload() {
+        try {
+            Loaded next = build();
+            current = next;
+            reloads.inc();
+            return "reloaded " + next.db().rules().size() + " rules from " + next.fileCount() + " files"
+                    + (lastWarnings.isEmpty() ? "" : ", " + lastWarnings.size() + " warnings (see the log)");
+        } catch (IOException | PdbLoadException | RuntimeException e) {
+            reloadFailures.inc();
+            System.err.println("logrouter: patterndb: reload failed, the active rulesets stay: " + e.getMessage());
+            throw new IllegalStateException("reload failed, the active rulesets stay: " + e.getMessage(), e);
+        }
+    }
+
+    /** Counts a classification (called by the patterndb steps). */
+    void count(Loaded l, CompiledRule rule) {
+        if (rule == null) {
+            unmatched.inc();
+        } else {
+            matched.inc();
+            l.hits()[rule.index()].increment();
+        }
+    }
+
+    /** The {@code n} rules with most hits, one per line: {@code hits rule-id class}. */
+    public String topRules(int n) {
+        Loaded l = current;
+        StringBuilder sb = new StringBuilder();
+        IntStream.range(0, l.hits().length).boxed()
+                .sorted(Comparator.comparingLong((Integer i) -> l.hits()[i].sum()).reversed())
+                .limit(n)
+                .filter(i -> l.hits()[i].sum() > 0)
+                .forEach(i -> {
+                    CompiledRule r = l.db().rules().get(i);
+                    sb.append(l.hits()[i].sum()).append(' ').append(r.def().id()).append(' ')
+                            .append(r.def().effectiveClass()).append('\n');
+                });
+        return sb.toString();
+    }
+
+    /** True when some rule of the active database correlates or has actions (the correlation stage is needed). */
+    public boolean needsCorrelation() {
+        for (CompiledRule r : current.db().rules()) {
+            if (r.needsCorrelation()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
