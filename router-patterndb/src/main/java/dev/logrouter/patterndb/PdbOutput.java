@@ -23,7 +23,14 @@ public final class PdbOutput {
             LogEvent.MSGID};
     private static final String[] BUILT_IN_NAMES = {"HOST", "MESSAGE", "PROGRAM", "PID", "MSGID"};
 
+    private static final int UNKNOWN = Tags.id(".classifier.unknown");
+
     private PdbOutput() {
+    }
+
+    /** True when the event is an unmatched message (tag {@code .classifier.unknown}): pdbtool's exit code 1. */
+    public static boolean isUnknown(LogEvent e) {
+        return e.hasTag(UNKNOWN);
     }
 
     /** The event's lines, each ending in {@code \n}, plus the terminating empty line. */

@@ -6,7 +6,7 @@ import java.time.ZoneId;
  * Limits and settings of a {@link Correlator}.
  *
  * @param maxContexts        live contexts at most (a context flood is bounded by it): when the cap is reached a
- *                           new context is not created (counted as {@code droppedByCap}; the message is then
+ *                           new context is not created (counted as {@code contextsRefused}; the message is then
  *                           processed as if its rule did not correlate); also the bound of rate-limit buckets
  * @param maxContextMessages messages kept per context at most: beyond it the oldest is dropped (counted as
  *                           {@code trimmed}; {@code @N} beyond the kept ones reads as empty and

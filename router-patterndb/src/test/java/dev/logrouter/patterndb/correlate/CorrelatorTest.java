@@ -265,8 +265,8 @@ class CorrelatorTest {
         assertThat(again.fields().get("len")).isEqualTo("2");
         assertThat(f.correlator.activeContexts()).isEqualTo(3);
         assertThat(f.correlator.contextsCreated()).isEqualTo(3);
-        assertThat(f.correlator.contextsDroppedByCap()).isEqualTo(7);
-        assertThat(f.metrics.value("contextsDroppedByCap")).isEqualTo(7);
+        assertThat(f.correlator.contextsRefused()).isEqualTo(7);
+        assertThat(f.metrics.value("contextsRefused")).isEqualTo(7);
         assertThat(f.metrics.value("activeContexts")).isEqualTo(3);
         f.feed(event(20, "h", "p", "1", "later", r, "n", "99"), r); // the others expired: room again
         assertThat(f.correlator.activeContexts()).isEqualTo(1);
