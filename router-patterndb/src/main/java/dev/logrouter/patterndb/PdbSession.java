@@ -1,7 +1,6 @@
 package dev.logrouter.patterndb;
 
 import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.patterndb.classify.Classifier;
 import dev.logrouter.patterndb.classify.CompiledRule;
 import dev.logrouter.patterndb.classify.PatternDb;
 import dev.logrouter.patterndb.correlate.Correlator;
@@ -10,9 +9,10 @@ import dev.logrouter.patterndb.correlate.CorrelatorOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * {@code pdbtool match -f} in one object: a {@link PatternDb}'s {@link Classifier} and a {@link Correlator} driven
+ * {@code pdbtool match -f} in one object: a {@link PatternDb}'s classifier and a {@link Correlator} driven
  * message by message, emitting in pdbtool's order (spec 8.8): messages of contexts that the message's stamp expired,
  * then the message itself, then the messages its match actions generated, in action order. {@link #finish} expires
  * every remaining context, as pdbtool does at end of input.
@@ -21,12 +21,17 @@ import java.util.function.Consumer;
  */
 public final class PdbSession {
 
-    private final Classifier classifier;
+    private final Function<LogEvent, CompiledRule> classifier;
     private final Correlator correlator;
     private final List<LogEvent> generated = new ArrayList<>();
 
     public PdbSession(PatternDb db, Correlator correlator) {
-        this.classifier = db.newClassifier();
+        this(db.newClassifier()::classify, correlator);
+    }
+
+    /** A session classifying with {@code classify} (tests drive the correlation with a stand-in classifier). */
+    PdbSession(Function<LogEvent, CompiledRule> classify, Correlator correlator) {
+        this.classifier = classify;
         this.correlator = correlator;
     }
 
@@ -44,7 +49,7 @@ public final class PdbSession {
      * {@code e}, and the generated messages, in that order. Returns the matched rule or null.
      */
     public CompiledRule process(LogEvent e, Consumer<LogEvent> out) {
-        CompiledRule rule = classifier.classify(e);
+        CompiledRule rule = classifier.apply(e);
         correlator.advanceClock(e, out::accept);
         generated.clear();
         if (rule != null && rule.needsCorrelation()) {
