@@ -2,11 +2,13 @@ package dev.logrouter.patterndb;
 
 import dev.logrouter.core.event.LogEvent;
 
+import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+
 import java.nio.charset.StandardCharsets;
 
 /**
  * Builds stand-alone events the way {@code pdbtool} does for {@code test} and {@code match -P -M}: PROGRAM
- * (left unset when null or empty) and MESSAGE, nothing else.
+ * (left unset when null or empty) and MESSAGE, nothing else; and for {@code match -f}, from one syslog line.
  *
  * <p>Threads: stateless.
  */
@@ -35,5 +37,19 @@ public final class PdbEvents {
             e.setField(LogEvent.PROGRAM, 0, p.length);
         }
         e.setField(LogEvent.MSG, p.length, m.length);
+    }
+
+    /**
+     * A new event parsed from one syslog line as {@code pdbtool match -f} reads its input (RFC 5424, falling back
+     * to RFC 3164), received at {@code receivedMillis}.
+     */
+    public static LogEvent syslogLine(String line, SyslogHeaderParser parser, long receivedMillis) {
+        LogEvent e = new LogEvent();
+        byte[] b = line.getBytes(StandardCharsets.UTF_8);
+        e.setRaw(b, 0, b.length);
+        e.setSource(0, new byte[0], LogEvent.FORMAT_AUTO, 0L);
+        e.setReceivedMillis(receivedMillis);
+        parser.parse(e);
+        return e;
     }
 }

@@ -60,6 +60,46 @@ public final class FieldTable {
         forgetIndex();
     }
 
+    /**
+     * Makes this table a copy of {@code src} (names, values, tags and order; no open transaction), reusing its
+     * arrays when large enough. Cold path: correlation copies whole events.
+     */
+    public void copyFrom(FieldTable src) {
+        if (src == this) {
+            return;
+        }
+        if (data.length < src.dataLength) {
+            data = new byte[src.dataLength];
+        }
+        System.arraycopy(src.data, 0, data, 0, src.dataLength);
+        dataLength = src.dataLength;
+        int n = src.count;
+        if (nameOff.length < n) {
+            int cap = src.nameOff.length;
+            nameOff = new int[cap];
+            nameLen = new int[cap];
+            valOff = new int[cap];
+            valLen = new int[cap];
+            tag = new int[cap];
+            nameHash = new int[cap];
+        }
+        System.arraycopy(src.nameOff, 0, nameOff, 0, n);
+        System.arraycopy(src.nameLen, 0, nameLen, 0, n);
+        System.arraycopy(src.valOff, 0, valOff, 0, n);
+        System.arraycopy(src.valLen, 0, valLen, 0, n);
+        System.arraycopy(src.tag, 0, tag, 0, n);
+        System.arraycopy(src.nameHash, 0, nameHash, 0, n);
+        count = n;
+        inTransaction = false;
+        if (slotGen.length < src.slotGen.length) {
+            slotGen = new int[src.slotGen.length];
+            slotEntry = new int[src.slotGen.length];
+            slotMask = src.slotMask;
+            generation = 1;
+        }
+        rebuildIndex();
+    }
+
     /** Empties the index in O(1): slots of older generations count as free. */
     private void forgetIndex() {
         if (++generation == 0) { // wrapped after 2^32 clears: old stamps could look current again

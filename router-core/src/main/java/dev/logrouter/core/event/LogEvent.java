@@ -75,9 +75,9 @@ public final class LogEvent {
 
     private static final int INITIAL_CAPACITY = 512;
 
-    private byte[] raw = new byte[INITIAL_CAPACITY];
+    private byte[] raw;
     private int rawLength;
-    private byte[] aux = new byte[INITIAL_CAPACITY];
+    private byte[] aux;
     private int auxLength;
     private final byte[] peer = new byte[64];
     private int peerLength;
@@ -103,6 +103,9 @@ public final class LogEvent {
     private long stampEpochSecond;
     private int stampMicros;
     private int stampOffsetSeconds;
+
+    /** Transient: the context templates and filters evaluate over, set by the correlator while it evaluates. */
+    private EventContext context;
 
     private static final byte[] EMPTY = new byte[0];
 
@@ -140,6 +143,96 @@ public final class LogEvent {
             java.util.Arrays.fill(attached, 0, attachedCount, null);
             attachedCount = 0;
         }
+        if (context != null) {
+            context = null;
+        }
+    }
+
+    /**
+     * Makes this event a deep copy of {@code src}: raw frame, auxiliary buffer, peer, header field spans,
+     * name-value table, tags, PRI, stamp, receive time, source, sink mask and flags. The {@link #context()} is
+     * not copied (it is cleared). Buffers are reused when large enough, else allocated to fit; afterwards the
+     * two events share nothing mutable (the source name array is shared, as it is configuration data).
+     *
+     * <p>Cold path (correlation keeps copies of the messages of a context; generated messages start from one).
+     */
+    public void copyFrom(LogEvent src) {
+        if (src == this) {
+            context = null;
+            return;
+        }
+        if (raw.length < src.rawLength) {
+            raw = new byte[src.rawLength];
+        }
+        System.arraycopy(src.raw, 0, raw, 0, src.rawLength);
+        rawLength = src.rawLength;
+        if (aux.length < src.auxLength) {
+            aux = new byte[src.auxLength];
+        }
+        System.arraycopy(src.aux, 0, aux, 0, src.auxLength);
+        auxLength = src.auxLength;
+        System.arraycopy(src.peer, 0, peer, 0, src.peerLength);
+        peerLength = src.peerLength;
+        System.arraycopy(src.fieldOff, 0, fieldOff, 0, FIELD_COUNT);
+        System.arraycopy(src.fieldLen, 0, fieldLen, 0, FIELD_COUNT);
+        System.arraycopy(src.fieldWhere, 0, fieldWhere, 0, FIELD_COUNT);
+        fieldSetMask = src.fieldSetMask;
+        fields.copyFrom(src.fields);
+        if (tags.length < src.tagCount) {
+            tags = new int[src.tags.length];
+        }
+        System.arraycopy(src.tags, 0, tags, 0, src.tagCount);
+        tagCount = src.tagCount;
+        formatHint = src.formatHint;
+        sourceId = src.sourceId;
+        sourceName = src.sourceName;
+        sinkMask = src.sinkMask;
+        flags = src.flags;
+        pri = src.pri;
+        receivedMillis = src.receivedMillis;
+        stampSet = src.stampSet;
+        stampEpochSecond = src.stampEpochSecond;
+        stampMicros = src.stampMicros;
+        stampOffsetSeconds = src.stampOffsetSeconds;
+        context = null;
+        serialWork = null; // stage bookkeeping belongs to the ring slot, never to a copy
+        if (attachedCount != 0) {
+            java.util.Arrays.fill(attached, 0, attachedCount, null);
+            attachedCount = 0;
+        }
+    }
+
+    /** A new event holding a deep copy of {@code src} ({@link #copyFrom}), its buffers sized to fit. */
+    public static LogEvent copyOf(LogEvent src) {
+        LogEvent e = new LogEvent(src.rawLength, src.auxLength);
+        e.copyFrom(src);
+        return e;
+    }
+
+    /** The default event (ring slots): buffers of {@value #INITIAL_CAPACITY} bytes. */
+    public LogEvent() {
+        this(INITIAL_CAPACITY, INITIAL_CAPACITY);
+    }
+
+    private LogEvent(int rawCapacity, int auxCapacity) {
+        this.raw = new byte[Math.max(rawCapacity, 16)];
+        this.aux = new byte[Math.max(auxCapacity, 16)];
+    }
+
+    // ---------------------------------------------------------------- evaluation context (correlation stage)
+
+    /**
+     * The context templates and filters evaluated on this event see ({@code ${NAME}@N}, {@code $(context-length)},
+     * {@code $CONTEXT_ID}); null outside correlation, where the event alone is its context. Transient: cleared by
+     * {@link #clear()}, not copied by {@link #copyFrom}.
+     */
+    public EventContext context() {
+        return context;
+    }
+
+    /** Attaches (or, with null, detaches) the context; the correlator sets it around an evaluation. */
+    public void setContext(EventContext context) {
+        this.context = context;
     }
 
     // ---------------------------------------------------------------- receive side (source thread)

@@ -7,8 +7,9 @@ import java.util.Locale;
 /**
  * The syslog-ng macros a template understands. Date macros exist in three flavours, as in syslog-ng:
  * plain and {@code S_} use the message's own timestamp (in its own offset), {@code R_} uses the
- * receive time in the receiver's zone. Any other name in {@code ${...}} is a field looked up in the
- * event's name-value table.
+ * receive time in the receiver's zone. {@code CONTEXT_ID} (alias {@code _}) is the id of the correlation
+ * context the template is evaluated over (see {@link dev.logrouter.core.event.EventContext}). Any other name
+ * in {@code ${...}} is a field looked up in the event's name-value table.
  *
  * <p>Threads: immutable.
  */
@@ -17,6 +18,8 @@ public enum Macro {
     FACILITY, FACILITY_NUM, SEVERITY, SEVERITY_NUM, LEVEL, LEVEL_NUM, PRIORITY, PRI,
     SDATA, SOURCE, SOURCEIP, HOST_FROM, FULLHOST_FROM,
     TAGS, TAG, BSDTAG, LOGHOST,
+    /** The correlation context id ({@code $CONTEXT_ID}, alias {@code $_}); empty outside a context. */
+    CONTEXT_ID,
     // date macros (must stay last: isDate() relies on the order)
     YEAR, MONTH, MONTH_ABBREV, MONTH_NAME, DAY, HOUR, MIN, SEC, USEC, MSEC, WEEKDAY, WEEK_DAY_ABBREV,
     ISODATE, DATE, STAMP, FULLDATE, UNIXTIME, TZOFFSET, TZ,
@@ -29,7 +32,9 @@ public enum Macro {
     public static List<String> allNames() {
         List<String> names = new ArrayList<>();
         for (Macro m : values()) {
-            names.add(m.name());
+            if (m != CONTEXT_ID) { // correlation only: not a value of a message, so no value-pairs scope has it
+                names.add(m.name());
+            }
         }
         for (Macro m : values()) {
             if (m.isDate()) {
@@ -50,6 +55,9 @@ public enum Macro {
      * {@code S_} prefixes are stripped by the caller.
      */
     public static Macro lookup(String name) {
+        if (name.equals("_")) {
+            return CONTEXT_ID; // syslog-ng's alias; a field named "_" cannot be read with $_ or ${_}
+        }
         String n = name.toUpperCase(Locale.ROOT);
         if (!n.equals(name)) {
             return null;

@@ -1,9 +1,11 @@
 package dev.logrouter.core.template;
 
 import dev.logrouter.core.event.CivilTime;
+import dev.logrouter.core.event.EventContext;
 import dev.logrouter.core.event.FieldName;
 import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.SingleEventContext;
 import dev.logrouter.core.event.StructuredData;
 import dev.logrouter.core.event.SyslogNames;
 import dev.logrouter.core.event.Tags;
@@ -20,6 +22,18 @@ import java.util.List;
  * ({@code ${.SDATA.meta.sequenceId}}, parsed fields by name), and template functions
  * {@code $(name args...)} (see {@link TemplateFunctions}) compiled with the template. {@code $$} is a
  * literal {@code $}. A reference to an unset field renders as nothing.
+ *
+ * <p>Over a context (an event whose {@link LogEvent#context()} is set, see {@link EventContext}; the event is the
+ * last message of the list): {@code ${NAME}@N} and {@code $(func ...)@N} read the message N places back from the
+ * last ({@code @0} = the last); a reference beyond the oldest message renders as nothing; without a context the
+ * event alone is the list, so {@code @0} is the event and {@code @1} and beyond are empty. A function with
+ * {@code @N} sees that one message as its whole context ({@code $(context-length)@1} is 1), as in syslog-ng. As in
+ * syslog-ng 3.38 (spec quirk 9) a multi-digit N is read as {@code n += n * 10 + digit}, so {@code @10} addresses
+ * message 11 and {@code @12} message 13; {@code @} after an <em>unbraced</em> {@code $NAME} is literal text (the
+ * reference reads {@code @N} only after {@code ${...}} and {@code $(...)}); an {@code @} after a reference that is
+ * not followed by a digit stays literal, and {@code @@} there is one literal {@code @}. {@code $CONTEXT_ID} (alias
+ * {@code $_}) prints the context id. A template without {@code @N} renders exactly as before (one branch per
+ * render, none per part).
  *
  * <p>Rendering writes bytes into a caller-owned {@link ByteBuilder} and allocates nothing.
  *
@@ -46,6 +60,8 @@ public final class Template {
     private final TemplateFunction[] functions;
     /** For each FIELD part, its name resolved for lookup (shared by copies). */
     private final FieldName[] fieldNames;
+    /** For each part its message reference (0 = none, else N + 1 as syslog-ng stores it); null when no part has one. */
+    private final int[] msgRefs;
     private final boolean literalOnly;
 
     private final ZoneOffsetCache recvZone;
@@ -56,9 +72,11 @@ public final class Template {
     private int civilOffset;
     /** Scratch for a composite value when values are escaped ({@link #rawTarget}); created on first need. */
     private ByteBuilder rawScratch;
+    /** The one-message context a {@code $(func)@N} part is called with; created on first need. */
+    private SingleEventContext single;
 
     private Template(String source, ZoneId receiverZone, int[] kinds, Macro[] macros, int[] timeSources,
-                     byte[][] bytes, FieldName[] fieldNames, TemplateFunction[] functions) {
+                     byte[][] bytes, FieldName[] fieldNames, int[] msgRefs, TemplateFunction[] functions) {
         this.source = source;
         this.receiverZone = receiverZone;
         this.kinds = kinds;
@@ -68,6 +86,7 @@ public final class Template {
         this.functions = functions;
         this.recvZone = new ZoneOffsetCache(receiverZone);
         this.fieldNames = fieldNames;
+        this.msgRefs = msgRefs;
         boolean lit = true;
         for (int k : kinds) {
             lit &= k == LITERAL;
@@ -86,7 +105,9 @@ public final class Template {
         List<Integer> times = new ArrayList<>();
         List<byte[]> bytes = new ArrayList<>();
         List<TemplateFunction> functions = new ArrayList<>();
+        List<Integer> refs = new ArrayList<>();
         StringBuilder lit = new StringBuilder();
+        int[] cursor = new int[1];
         int i = 0;
         while (i < text.length()) {
             char c = text.charAt(i);
@@ -113,16 +134,19 @@ public final class Template {
                     throw new IllegalArgumentException(e.getMessage() + " (at column " + (i + 1) + " of template \""
                             + text + "\")", e);
                 }
-                flushLiteral(lit, kinds, macros, times, bytes, functions);
+                flushLiteral(lit, kinds, macros, times, bytes, functions, refs);
                 kinds.add(FUNCTION);
                 macros.add(null);
                 times.add(0);
                 bytes.add(null);
                 functions.add(f);
-                i = end + 1;
+                cursor[0] = end + 1;
+                refs.add(parseMsgRef(text, cursor));
+                i = cursor[0];
                 continue;
             }
             String name;
+            int ref = 0;
             if (i + 1 < text.length() && text.charAt(i + 1) == '{') {
                 int end = text.indexOf('}', i + 2);
                 if (end < 0) {
@@ -130,7 +154,9 @@ public final class Template {
                             + text + "\": add the closing '}'");
                 }
                 name = text.substring(i + 2, end);
-                i = end + 1;
+                cursor[0] = end + 1;
+                ref = parseMsgRef(text, cursor);
+                i = cursor[0];
             } else {
                 int j = i + 1;
                 while (j < text.length() && (Character.isLetterOrDigit(text.charAt(j)) || text.charAt(j) == '_')) {
@@ -143,7 +169,8 @@ public final class Template {
                 throw new IllegalArgumentException("empty macro name at column " + i + " of template \"" + text
                         + "\": write $$ for a literal '$'");
             }
-            flushLiteral(lit, kinds, macros, times, bytes, functions);
+            flushLiteral(lit, kinds, macros, times, bytes, functions, refs);
+            refs.add(ref);
             int time = STAMP_TIME;
             String macroName = name;
             if (name.startsWith("R_")) {
@@ -166,8 +193,17 @@ public final class Template {
             }
             functions.add(null);
         }
-        flushLiteral(lit, kinds, macros, times, bytes, functions);
+        flushLiteral(lit, kinds, macros, times, bytes, functions, refs);
         int n = kinds.size();
+        int[] r = null;
+        for (int x = 0; x < n; x++) {
+            if (refs.get(x) != 0) {
+                if (r == null) {
+                    r = new int[n];
+                }
+                r[x] = refs.get(x);
+            }
+        }
         int[] k = new int[n];
         int[] t = new int[n];
         for (int x = 0; x < n; x++) {
@@ -182,18 +218,49 @@ public final class Template {
                 b[x] = null; // a field part keeps its name in names[x] only
             }
         }
-        return new Template(text, receiverZone, k, macros.toArray(new Macro[0]), t, b, names,
+        return new Template(text, receiverZone, k, macros.toArray(new Macro[0]), t, b, names, r,
                 functions.toArray(new TemplateFunction[0]));
     }
 
+    /** Largest message reference kept; anything larger addresses no message of any real context. */
+    private static final int MAX_REF = 1 << 30;
+
+    /**
+     * syslog-ng's {@code parse_msg_ref}, after a {@code ${...}} or {@code $(...)} that ends at {@code cursor[0]}:
+     * {@code @} and digits give the reference (N + 1, with the reference's multi-digit quirk
+     * {@code n += n * 10 + digit}) and move the cursor past them; {@code @@} moves it past the first {@code @} only
+     * (the second is then literal text); any other {@code @} is left in place as literal text. Returns 0 for none.
+     */
+    static int parseMsgRef(String text, int[] cursor) {
+        int i = cursor[0];
+        if (i >= text.length() || text.charAt(i) != '@') {
+            return 0;
+        }
+        int j = i + 1;
+        if (j < text.length() && text.charAt(j) >= '0' && text.charAt(j) <= '9') {
+            long n = 0;
+            while (j < text.length() && text.charAt(j) >= '0' && text.charAt(j) <= '9') {
+                n = Math.min(n + n * 10 + (text.charAt(j) - '0'), MAX_REF);
+                j++;
+            }
+            cursor[0] = j;
+            return (int) n + 1;
+        }
+        if (j < text.length() && text.charAt(j) == '@') {
+            cursor[0] = j;
+        }
+        return 0;
+    }
+
     private static void flushLiteral(StringBuilder lit, List<Integer> kinds, List<Macro> macros, List<Integer> times,
-                                     List<byte[]> bytes, List<TemplateFunction> functions) {
+                                     List<byte[]> bytes, List<TemplateFunction> functions, List<Integer> refs) {
         if (lit.length() > 0) {
             kinds.add(LITERAL);
             macros.add(null);
             times.add(0);
             bytes.add(lit.toString().getBytes(StandardCharsets.UTF_8));
             functions.add(null);
+            refs.add(0);
             lit.setLength(0);
         }
     }
@@ -206,7 +273,7 @@ public final class Template {
                 fs[i] = fs[i].copy();
             }
         }
-        return new Template(source, receiverZone, kinds, macros, timeSources, bytes, fieldNames, fs);
+        return new Template(source, receiverZone, kinds, macros, timeSources, bytes, fieldNames, msgRefs, fs);
     }
 
     /** The template text as configured. */
@@ -226,6 +293,10 @@ public final class Template {
 
     /** Renders, passing every substituted value through {@code esc}. */
     public void render(LogEvent e, ByteBuilder out, ValueEscaper esc) {
+        if (msgRefs != null) {
+            renderWithRefs(e, out, esc);
+            return;
+        }
         for (int p = 0; p < kinds.length; p++) {
             switch (kinds[p]) {
                 case LITERAL:
@@ -240,31 +311,98 @@ public final class Template {
                 default:
                     Macro m = macros[p];
                     if (m.isDate()) {
-                        long sec;
-                        int off;
-                        int usec;
-                        if (timeSources[p] == RECV_TIME) {
-                            long ms = e.receivedMillis();
-                            sec = Math.floorDiv(ms, 1000L);
-                            usec = (int) Math.floorMod(ms, 1000L) * 1000;
-                            off = recvZone.offsetAt(sec);
-                        } else {
-                            sec = e.stampEpochSecond();
-                            usec = e.stampMicros();
-                            off = e.stampOffsetSeconds();
-                        }
-                        if (sec != civilFor || off != civilOffset) {
-                            CivilTime.fields(sec, off, civil);
-                            civil[7] = (int) (Math.floorDiv(sec + off, 86400L) - CivilTime.daysFromCivil(civil[0], 1, 1));
-                            civilFor = sec;
-                            civilOffset = off;
-                        }
-                        appendDate(m, sec, usec, off, out);
+                        appendDateMacro(p, m, e, out);
                     } else {
                         appendMacro(m, e, out, esc);
                     }
             }
         }
+    }
+
+    /**
+     * {@link #render} for a template with {@code @N} parts: each part reads the message its reference names
+     * (nothing when out of range), {@code $CONTEXT_ID} the context of {@code e}.
+     */
+    private void renderWithRefs(LogEvent e, ByteBuilder out, ValueEscaper esc) {
+        for (int p = 0; p < kinds.length; p++) {
+            int ref = msgRefs[p];
+            LogEvent src = e;
+            if (ref != 0) {
+                src = referenced(e, ref);
+                if (src == null) {
+                    continue;
+                }
+            }
+            switch (kinds[p]) {
+                case LITERAL:
+                    out.append(bytes[p]);
+                    break;
+                case FIELD:
+                    appendField(src, fieldNames[p], out, esc);
+                    break;
+                case FUNCTION:
+                    if (ref == 0) {
+                        appendFunction(functions[p], e, out, esc);
+                    } else {
+                        appendFunctionOnOne(functions[p], src, e.context(), out, esc);
+                    }
+                    break;
+                default:
+                    Macro m = macros[p];
+                    if (m.isDate()) {
+                        appendDateMacro(p, m, src, out);
+                    } else {
+                        appendMacro(m, m == Macro.CONTEXT_ID ? e : src, out, esc);
+                    }
+            }
+        }
+    }
+
+    /** The message reference {@code ref} (N + 1) addresses, counting back from {@code e}; null when out of range. */
+    private static LogEvent referenced(LogEvent e, int ref) {
+        EventContext c = e.context();
+        if (c == null) {
+            return ref == 1 ? e : null;
+        }
+        return ref > c.size() ? null : c.back(ref - 1);
+    }
+
+    /** Calls {@code f} on {@code src} as a one-message context (what {@code $(f)@N} sees). */
+    private void appendFunctionOnOne(TemplateFunction f, LogEvent src, EventContext parent, ByteBuilder out,
+                                     ValueEscaper esc) {
+        if (single == null) {
+            single = new SingleEventContext();
+        }
+        EventContext saved = src.context();
+        src.setContext(single.reset(src, parent));
+        try {
+            appendFunction(f, src, out, esc);
+        } finally {
+            src.setContext(saved);
+        }
+    }
+
+    private void appendDateMacro(int p, Macro m, LogEvent e, ByteBuilder out) {
+        long sec;
+        int off;
+        int usec;
+        if (timeSources[p] == RECV_TIME) {
+            long ms = e.receivedMillis();
+            sec = Math.floorDiv(ms, 1000L);
+            usec = (int) Math.floorMod(ms, 1000L) * 1000;
+            off = recvZone.offsetAt(sec);
+        } else {
+            sec = e.stampEpochSecond();
+            usec = e.stampMicros();
+            off = e.stampOffsetSeconds();
+        }
+        if (sec != civilFor || off != civilOffset) {
+            CivilTime.fields(sec, off, civil);
+            civil[7] = (int) (Math.floorDiv(sec + off, 86400L) - CivilTime.daysFromCivil(civil[0], 1, 1));
+            civilFor = sec;
+            civilOffset = off;
+        }
+        appendDate(m, sec, usec, off, out);
     }
 
     private void appendFunction(TemplateFunction f, LogEvent e, ByteBuilder out, ValueEscaper esc) {
@@ -378,6 +516,15 @@ public final class Template {
             case LOGHOST: {
                 byte[] h = LocalHostName.get();
                 esc.append(out, h, 0, h.length);
+                break;
+            }
+            case CONTEXT_ID: {
+                EventContext c = e.context();
+                if (c != null && (c.idLength() > 0 || esc != ValueEscaper.NONE)) {
+                    esc.append(out, c.idArray(), c.idOffset(), c.idLength());
+                } else if (c == null && esc != ValueEscaper.NONE) {
+                    esc.append(out, HEX, 0, 0);
+                }
                 break;
             }
             default:

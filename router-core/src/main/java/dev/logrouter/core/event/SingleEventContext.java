@@ -1,0 +1,48 @@
+package dev.logrouter.core.event;
+
+/**
+ * A reusable one-message {@link EventContext}: what syslog-ng passes to a template when it evaluates it on a single
+ * message of a larger context ({@code $(grep)} and {@code $(context-values)} on each message,
+ * {@code $(func)@N}). The context id is the enclosing context's, as in syslog-ng.
+ *
+ * <p>Threads: scratch state of one template function or template; belongs to its thread.
+ */
+public final class SingleEventContext implements EventContext {
+
+    private static final byte[] EMPTY = new byte[0];
+
+    private LogEvent event;
+    private EventContext parent;
+
+    /** Points this context at {@code e}; the id is taken from {@code parent} (may be null) and returns this. */
+    public SingleEventContext reset(LogEvent e, EventContext parent) {
+        this.event = e;
+        this.parent = parent;
+        return this;
+    }
+
+    @Override
+    public int size() {
+        return 1;
+    }
+
+    @Override
+    public LogEvent back(int n) {
+        return n == 0 ? event : null;
+    }
+
+    @Override
+    public byte[] idArray() {
+        return parent == null ? EMPTY : parent.idArray();
+    }
+
+    @Override
+    public int idOffset() {
+        return parent == null ? 0 : parent.idOffset();
+    }
+
+    @Override
+    public int idLength() {
+        return parent == null ? 0 : parent.idLength();
+    }
+}
