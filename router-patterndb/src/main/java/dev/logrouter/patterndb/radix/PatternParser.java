@@ -255,12 +255,19 @@ public final class PatternParser {
             }
             case OPTIONALSET -> n = run(table, b, pos, end);
             case ESTRING -> {
-                int at = bytes.length == 0 ? end : indexOf(b, pos, end, bytes);
+                if (bytes.length == 0) {
+                    // degenerate empty END: the reference's strchr finds the terminating NUL, so the value is the
+                    // rest and one byte past the end is consumed; the lookup then only accepts a partial match of
+                    // this node (see RadixTree)
+                    s.valueLength = end - pos;
+                    return end - pos + 1;
+                }
+                int at = indexOf(b, pos, end, bytes);
                 if (at < 0) {
                     return -1;
                 }
                 s.valueLength = at - pos;
-                return Math.min(at + bytes.length, end) - pos;
+                return at + bytes.length - pos;
             }
             case QSTRING -> {
                 byte close = bytes[1];

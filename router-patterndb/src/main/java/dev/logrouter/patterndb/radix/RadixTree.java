@@ -89,6 +89,17 @@ public final class RadixTree<V> {
     private static RadixNode find(RadixNode node, byte[] b, int pos, int end, RadixScratch s) {
         int rem = end - pos;
         int klen = node.keyLength();
+        if (rem < 0) {
+            // past the end (only after an ESTRING with an empty END): no edge can continue, the node's own value
+            // is a partial match, as in the reference
+            if (node.value != null) {
+                if (!s.requireComplete) {
+                    return node;
+                }
+                s.partialFound = true;
+            }
+            return null;
+        }
         int in = 0;
         int rl = 0;
         if (klen >= 1) {
