@@ -117,7 +117,7 @@ public final class PatternDb {
                     CompiledRule rule = CompiledRule.compile(def, rules.size(), file.source());
                     rules.add(rule);
                     for (PatternText p : def.patterns()) {
-                        String where = file.source() + ":" + p.line() + ": ";
+                        String where = file.source() + ":" + p.line() + ":" + p.column() + ": ";
                         program.rules.insert(p.text(), rule, w -> warnings.accept(where + w));
                     }
                 }
@@ -128,10 +128,10 @@ public final class PatternDb {
             built.put(pb, new Program(pb.name, pb.rules.build()));
         }
         RadixBuilder<Program> programTree = new RadixBuilder<>(p -> p.name, slots, budget);
-        programTree.insert("", built.get(defaultProgram), warnings);
+        programTree.setRootValue(built.get(defaultProgram));
         for (Map.Entry<String, ProgramBuilder> e : byPattern.entrySet()) {
             PatternText p = patternSource.get(e.getKey());
-            String where = patternFile.get(e.getKey()) + ":" + p.line() + ": ";
+            String where = patternFile.get(e.getKey()) + ":" + p.line() + ":" + p.column() + ": ";
             programTree.insert(e.getKey(), built.get(e.getValue()), w -> warnings.accept(where + w));
         }
         return new PatternDb(programTree.build(), new ArrayList<>(built.values()), rules, budget, slots);

@@ -65,6 +65,9 @@ public final class RadixBuilder<V> {
         if (built) {
             throw new IllegalStateException("the tree was already built");
         }
+        if (pattern.isEmpty()) {
+            return insertEmpty(value, warnings);
+        }
         RadixNode node = root;
         ByteArrayOutputStream literal = new ByteArrayOutputStream();
         int i = 0;
@@ -115,6 +118,34 @@ public final class RadixBuilder<V> {
             return false;
         }
         node.value = value;
+        size++;
+        return true;
+    }
+
+    /**
+     * The empty pattern: the reference adds a literal child with an empty key under the root (it does not put
+     * the value on the root), which no lookup reaches; it only shows in a dump.
+     */
+    private boolean insertEmpty(V value, Consumer<String> warnings) {
+        RadixNode e = root.emptyChild;
+        if (e == null) {
+            root.emptyChild = new RadixNode(new byte[0], value);
+            size++;
+            return true;
+        }
+        warnings.accept(message("Duplicate key in radix tree", "", value) + ", kept " + describe.apply(cast(e.value)));
+        return false;
+    }
+
+    /**
+     * Puts {@code value} on the root, where every lookup ends when nothing deeper matches (the program tree's
+     * default program); returns false when the root already has one.
+     */
+    public boolean setRootValue(V value) {
+        if (root.value != null) {
+            return false;
+        }
+        root.value = value;
         size++;
         return true;
     }

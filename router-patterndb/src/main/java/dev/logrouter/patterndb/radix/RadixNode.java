@@ -23,6 +23,8 @@ final class RadixNode {
     byte[] childFirst = NO_BYTES;
     RadixNode[] children = NONE;
     RadixNode[] pchildren = NONE;
+    /** Root only: the node of an empty pattern (unreachable by lookups, shown by dumps). */
+    RadixNode emptyChild;
 
     RadixNode(byte[] key, Object value) {
         this.key = key;

@@ -185,6 +185,9 @@ public final class RadixTree<V> {
             sb.append(label.apply(cast(n.value)));
         }
         sb.append('\n');
+        if (n.emptyChild != null) {
+            dump(n.emptyChild, level + 1, label, sb);
+        }
         for (RadixNode c : n.children) {
             dump(c, level + 1, label, sb);
         }

@@ -2,6 +2,7 @@ package dev.logrouter.patterndb.conformance;
 
 import dev.logrouter.core.template.Template;
 import dev.logrouter.patterndb.ruleset.PatternDbFile;
+import dev.logrouter.patterndb.ruleset.PdbLoader;
 import dev.logrouter.patterndb.ruleset.RuleDef;
 import dev.logrouter.patterndb.ruleset.RulesetDef;
 import dev.logrouter.patterndb.ruleset.ValueDef;
@@ -36,7 +37,7 @@ final class Corpus {
     }
 
     static Loaded load(String relative) throws Exception {
-        PatternDbFile f = CorpusXml.load(ROOT.resolve(relative));
+        PatternDbFile f = PdbLoader.load(ROOT.resolve(relative));
         Map<String, Set<String>> dropped = new HashMap<>();
         List<RulesetDef> rulesets = new ArrayList<>();
         for (RulesetDef rs : f.rulesets()) {

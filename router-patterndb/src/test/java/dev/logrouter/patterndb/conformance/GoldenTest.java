@@ -7,6 +7,7 @@ import dev.logrouter.patterndb.PdbEvents;
 import dev.logrouter.patterndb.classify.Classifier;
 import dev.logrouter.patterndb.classify.CompiledRule;
 import dev.logrouter.patterndb.classify.PatternDb;
+import dev.logrouter.patterndb.ruleset.PdbLoader;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ class GoldenTest {
 
     @Test
     void parsersGolden() throws Exception {
-        PatternDb db = PatternDb.build(List.of(CorpusXml.load(CORPUS.resolve("conformance/parsers.xml"))),
+        PatternDb db = PatternDb.build(List.of(PdbLoader.load(CORPUS.resolve("conformance/parsers.xml"))),
                 warnings::add);
         JsonNode golden = json.readTree(CORPUS.resolve("conformance/parsers-golden.json").toFile());
         String program = golden.get("program").asText();

@@ -20,6 +20,13 @@ final class Observed {
 
     /** A value by name ({@code MESSAGE}, {@code PROGRAM}, ... are header fields); unset reads as "". */
     static String value(LogEvent e, String name) {
+        if (name.equals("TAGS")) {
+            StringBuilder t = new StringBuilder();
+            for (int i = 0; i < e.tagCount(); i++) {
+                t.append(i > 0 ? "," : "").append(Tags.nameString(e.tagAt(i)));
+            }
+            return t.toString();
+        }
         int h = LogEvent.headerField(name);
         if (h >= 0) {
             return e.isFieldSet(h) ? header(e, h) : "";

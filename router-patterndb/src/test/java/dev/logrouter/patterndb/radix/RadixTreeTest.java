@@ -168,11 +168,24 @@ class RadixTreeTest {
     }
 
     @Test
-    void emptyPatternSitsOnTheRootAndMatchesEverythingPartially() {
+    void emptyPatternIsAnUnreachableChildOfTheRoot() {
         RadixTree<String> t = tree("", "abc");
-        assertThat(match(t, "")).isEqualTo("");
-        assertThat(match(t, "abd")).isEqualTo("");
+        assertThat(match(t, "")).isNull();
+        assertThat(match(t, "abd")).isNull();
         assertThat(match(t, "abc")).isEqualTo("abc");
+        assertThat(t.dump(v -> "<" + v + ">")).isEqualTo("'' \n '' <>\n 'abc' <abc>\n");
+    }
+
+    @Test
+    void rootValueMatchesWhenNothingDeeperDoes() {
+        RadixBuilder<String> b = new RadixBuilder<>();
+        b.insert("sshd", "sshd", warnings::add);
+        assertThat(b.setRootValue("default")).isTrue();
+        assertThat(b.setRootValue("again")).isFalse();
+        RadixTree<String> t = b.build();
+        assertThat(match(t, "")).isEqualTo("default");
+        assertThat(match(t, "ssh")).isEqualTo("default");
+        assertThat(match(t, "sshd2")).isEqualTo("sshd");
     }
 
     @Test
