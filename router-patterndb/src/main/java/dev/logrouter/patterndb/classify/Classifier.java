@@ -1,13 +1,41 @@
 package dev.logrouter.patterndb.classify;
 
+import dev.logrouter.core.event.FieldName;
 import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.Template;
+import dev.logrouter.patterndb.radix.RadixScratch;
+
+import java.nio.charset.StandardCharsets;
 
 /**
- * Classifies events against one {@link PatternDb}. STUB (the classifier's author completes it).
+ * Classifies events against one {@link PatternDb} (spec 7): selects the program by PROGRAM in the program
+ * tree, looks MSG up in that program's rule tree, and writes the outcome into the event.
  *
- * <p>Threads: one instance per thread (parse worker, CLI); keeps reusable capture buffers.
+ * <p>Threads: one instance per thread (parse worker, CLI); keeps reusable capture buffers, its own copies of
+ * the rules' templates (made on a rule's first match) and a render buffer.
  */
 public final class Classifier {
+
+    static final FieldName CLASS = FieldName.of(".classifier.class");
+    static final FieldName RULE_ID = FieldName.of(".classifier.rule_id");
+    static final FieldName CONTEXT_ID = FieldName.of(".classifier.context_id");
+    private static final byte[] UNKNOWN = "unknown".getBytes(StandardCharsets.US_ASCII);
+
+    private final PatternDb db;
+    private final RadixScratch scratch = new RadixScratch();
+    private final int unknownTag = Tags.id(".classifier.unknown");
+    private final ByteBuilder out = new ByteBuilder(256);
+    /** Per rule: this thread's copies of its value templates (null until the rule first matches). */
+    private final Template[][] values;
+    private final Template[] contextIds;
+
+    Classifier(PatternDb db) {
+        this.db = db;
+        this.values = new Template[db.ruleCount()][];
+        this.contextIds = new Template[db.ruleCount()];
+    }
 
     /**
      * Classifies {@code e} (program string = PROGRAM, message string = MSG) and writes what spec 7 says:
@@ -18,6 +46,76 @@ public final class Classifier {
      * Returns the matched rule or null. Allocates nothing per message once warm.
      */
     public CompiledRule classify(LogEvent e) {
-        throw new UnsupportedOperationException("stub");
+        RadixScratch s = scratch;
+        Program program = db.programTree().lookup(e.fieldArray(LogEvent.PROGRAM), e.fieldOffset(LogEvent.PROGRAM),
+                e.fieldLength(LogEvent.PROGRAM), s);
+        CompiledRule rule = null;
+        if (program != null) {
+            byte[] pb = e.fieldArray(LogEvent.PROGRAM);
+            storeCaptures(e, pb, db.programCaptureFields(), s);
+            byte[] mb = e.fieldArray(LogEvent.MSG);
+            rule = program.rules.lookup(mb, e.fieldOffset(LogEvent.MSG), e.fieldLength(LogEvent.MSG), s);
+            if (rule != null) {
+                apply(e, rule, mb, program, s);
+            }
+        }
+        if (rule == null) {
+            e.fields().set(CLASS, UNKNOWN, 0, UNKNOWN.length, 0);
+            e.addTag(unknownTag);
+        }
+        return rule;
+    }
+
+    private static void storeCaptures(LogEvent e, byte[] src, FieldRef[] fields, RadixScratch s) {
+        for (int i = 0, n = s.captureCount(); i < n; i++) {
+            fields[s.captureName(i)].set(e, src, s.captureOffset(i), s.captureLength(i));
+        }
+    }
+
+    private void apply(LogEvent e, CompiledRule rule, byte[] msg, Program program, RadixScratch s) {
+        byte[] cls = rule.classBytes();
+        e.fields().set(CLASS, cls, 0, cls.length, 0);
+        byte[] id = rule.ruleIdBytes();
+        e.fields().set(RULE_ID, id, 0, id.length, 0);
+        storeCaptures(e, msg, program.captureFields, s);
+        e.removeTag(unknownTag);
+        e.addTag(rule.classTag());
+        for (int i = 0, n = rule.tagCount(); i < n; i++) {
+            e.addTag(rule.tag(i));
+        }
+        int r = rule.index();
+        if (rule.correlates()) {
+            Template t = contextIds[r];
+            if (t == null) {
+                t = rule.contextIdTemplate().copy();
+                contextIds[r] = t;
+            }
+            out.reset();
+            t.render(e, out);
+            e.fields().set(CONTEXT_ID, out.array(), 0, out.length(), 0);
+            return;
+        }
+        int n = rule.valueCount();
+        if (n == 0) {
+            return;
+        }
+        Template[] ts = values[r];
+        if (ts == null) {
+            ts = new Template[n];
+            for (int i = 0; i < n; i++) {
+                ts[i] = rule.valueTemplate(i).copy();
+            }
+            values[r] = ts;
+        }
+        for (int i = 0; i < n; i++) {
+            out.reset();
+            ts[i].render(e, out);
+            rule.setValue(e, i, out.array(), 0, out.length());
+        }
+    }
+
+    /** The scratch of the last lookup (captures of the message match), for diagnostics and tests. */
+    public RadixScratch scratch() {
+        return scratch;
     }
 }
