@@ -1,6 +1,7 @@
 package dev.logrouter.patterndb;
 
 import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.patterndb.classify.Classifier;
 import dev.logrouter.patterndb.classify.CompiledRule;
 import dev.logrouter.patterndb.classify.PatternDb;
 import dev.logrouter.patterndb.correlate.Correlator;
@@ -9,7 +10,6 @@ import dev.logrouter.patterndb.correlate.CorrelatorOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * {@code pdbtool match -f} in one object: a {@link PatternDb}'s classifier and a {@link Correlator} driven
@@ -21,17 +21,12 @@ import java.util.function.Function;
  */
 public final class PdbSession {
 
-    private final Function<LogEvent, CompiledRule> classifier;
+    private final Classifier classifier;
     private final Correlator correlator;
     private final List<LogEvent> generated = new ArrayList<>();
 
     public PdbSession(PatternDb db, Correlator correlator) {
-        this(db.newClassifier()::classify, correlator);
-    }
-
-    /** A session classifying with {@code classify} (tests drive the correlation with a stand-in classifier). */
-    PdbSession(Function<LogEvent, CompiledRule> classify, Correlator correlator) {
-        this.classifier = classify;
+        this.classifier = db.newClassifier();
         this.correlator = correlator;
     }
 
@@ -49,7 +44,7 @@ public final class PdbSession {
      * {@code e}, and the generated messages, in that order. Returns the matched rule or null.
      */
     public CompiledRule process(LogEvent e, Consumer<LogEvent> out) {
-        CompiledRule rule = classifier.apply(e);
+        CompiledRule rule = classifier.classify(e);
         correlator.advanceClock(e, out::accept);
         generated.clear();
         if (rule != null && rule.needsCorrelation()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.patterndb.classify.PatternDb;
 import dev.logrouter.patterndb.correlate.Correlator;
 import dev.logrouter.patterndb.correlate.CorrelatorOptions;
 import dev.logrouter.patterndb.ruleset.PdbLoader;
@@ -18,8 +19,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every correlation scenario of the corpus through {@link PdbSession} and {@link PdbOutput}, as
  * {@code pdbtool match -f rules.xml input.log} runs it (expired, input, generated; everything left expired at the
- * end), compared with the reference's {@code expected.out}. Rules come from {@link PdbLoader}; messages are
- * classified by the small {@link ScenarioClassifier}, so that this checks the correlation engine and the session.
+ * end), compared with the reference's {@code expected.out}. Rules come from {@link PdbLoader} and are
+ * built and matched by the real {@link PatternDb}: this checks loader, classifier, correlator and session together.
  */
 class PdbSessionScenarioTest {
 
@@ -28,10 +29,10 @@ class PdbSessionScenarioTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (Scenario s : Scenario.all()) {
             tests.add(DynamicTest.dynamicTest(s.name(), () -> {
-                ScenarioClassifier classifier = new ScenarioClassifier(PdbLoader.load(s.rules()));
+                PatternDb db = PatternDb.build(List.of(PdbLoader.load(s.rules())), w -> { });
                 Correlator correlator = new Correlator(new CorrelatorOptions(1000, 0, ZoneOffset.UTC),
                         new MetricGroup("PatternDbCorrelator", s.name()), System::currentTimeMillis);
-                PdbSession session = new PdbSession(classifier::classify, correlator);
+                PdbSession session = new PdbSession(db, correlator);
                 StringBuilder out = new StringBuilder();
                 for (LogEvent e : s.input()) {
                     session.process(e, g -> out.append(PdbOutput.format(g)));
@@ -49,8 +50,8 @@ class PdbSessionScenarioTest {
     void theDriverReusesOneEventLikePdbtoolMatch() throws Exception {
         // pdbtool's CLI loop clears and refills one event per line: contexts must hold copies
         Scenario s = Scenario.all().get(0);
-        ScenarioClassifier classifier = new ScenarioClassifier(PdbLoader.load(s.rules()));
-        PdbSession session = new PdbSession(classifier::classify, new Correlator(
+        PatternDb db = PatternDb.build(List.of(PdbLoader.load(s.rules())), w -> { });
+        PdbSession session = new PdbSession(db, new Correlator(
                 new CorrelatorOptions(1000, 0, ZoneOffset.UTC), new MetricGroup("t", "t"), System::currentTimeMillis));
         StringBuilder out = new StringBuilder();
         LogEvent reused = new LogEvent();

@@ -20,9 +20,10 @@ import java.util.List;
  * its id and class, the class tag and its tags as {@link Tags} ids, its {@code <values>} as template prototypes
  * with the fields they write, its {@code context-id} template, and its actions.
  *
- * <p>Templates are compiled from the syslog-ng text adapted by {@link PdbTemplateText} ({@code @@} and
- * {@code @N} after a reference) for evaluation on the matching message; the correlator evaluates a
- * correlating rule's values over its context with its own compilation of {@code def().values()}.
+ * <p>Templates are compiled from the syslog-ng text as written (router-core's templates read {@code @N} and
+ * {@code @@} after a reference as syslog-ng does); on the matching message alone {@code @N} for N &ge; 1 reads
+ * as empty. The correlator evaluates a correlating rule's values over its context with its own compilation
+ * of {@code def().values()}.
  *
  * <p>The class tag is {@code .classifier.<class>} cut to 31 bytes, as the reference formats it into a 32-byte
  * buffer (quirk 6); {@code .classifier.class} keeps the whole class.
@@ -63,10 +64,10 @@ public final class CompiledRule {
         for (int i = 0; i < n; i++) {
             ValueDef v = def.values().get(i);
             valueFields[i] = FieldRef.of(v.name());
-            valueTemplates[i] = Template.compile(PdbTemplateText.forSingleMessage(v.template()), ZoneOffset.UTC);
+            valueTemplates[i] = Template.compile(v.template(), ZoneOffset.UTC);
         }
         this.contextId = def.contextId() == null ? null
-                : Template.compile(PdbTemplateText.forSingleMessage(def.contextId()), ZoneOffset.UTC);
+                : Template.compile(def.contextId(), ZoneOffset.UTC);
     }
 
     /**
@@ -76,7 +77,7 @@ public final class CompiledRule {
     public static CompiledRule compile(RuleDef def, int index, String source) throws PdbLoadException {
         for (ValueDef v : def.values()) {
             try {
-                Template.compile(PdbTemplateText.forSingleMessage(v.template()), ZoneOffset.UTC);
+                Template.compile(v.template(), ZoneOffset.UTC);
             } catch (IllegalArgumentException e) {
                 throw new PdbLoadException(source, v.line(), 0, "Error compiling value template, rule=" + def.id()
                         + ", name=" + v.name() + ", value=" + v.template() + ", error=" + e.getMessage());
@@ -84,7 +85,7 @@ public final class CompiledRule {
         }
         if (def.contextId() != null) {
             try {
-                Template.compile(PdbTemplateText.forSingleMessage(def.contextId()), ZoneOffset.UTC);
+                Template.compile(def.contextId(), ZoneOffset.UTC);
             } catch (IllegalArgumentException e) {
                 throw new PdbLoadException(source, def.line(), 0, "Error compiling context-id template, rule="
                         + def.id() + ", context-id=" + def.contextId() + ", error=" + e.getMessage());
