@@ -126,7 +126,7 @@ class PatternDbRouterTest {
                 "sshd|ssh-login-failed|login|Failed password for bob from 198.51.100.9 port 40001 ssh2",
                 "sshd|ssh-login-failed|login|Failed password for invalid user admin from 198.51.100.9 port 40002 ssh2",
                 "sshd|ssh-login-failed|login|Failed password for carol from 198.51.100.9 port 40003 ssh2",
-                "logrouter-pdb|||3 failed ssh logins from 198.51.100.9, last user carol",
+                "logrouter-pdb|||ssh login failures from 198.51.100.9 stopped, last user carol",
                 "myapp|app-v1||started version 7");
     }
 
@@ -157,7 +157,7 @@ class PatternDbRouterTest {
         assertThat(await(() -> classified().stream().anyMatch(l -> l.contains("dave from 203.0.113.5")),
                 10_000)).isTrue();
         assertThat(router.stop()).isTrue();
-        assertThat(classified()).last().isEqualTo("logrouter-pdb|||1 failed ssh logins from 203.0.113.5, last user dave");
+        assertThat(classified()).last().isEqualTo("logrouter-pdb|||ssh login failures from 203.0.113.5 stopped, last user dave");
         assertThat(metric("PatternDb", "correlation", "delivered")).isEqualTo(3);
     }
 }
