@@ -50,6 +50,8 @@ public final class PatternDbService {
         this.reloadFailures = metrics.counter("reloadFailures",
                 "Reloads that failed; the previous rulesets stayed active.");
         metrics.gauge("rules", "Rules in the active database.", () -> current.db().rules().size());
+        metrics.gauge("pcreBudgetExceeded", "@PCRE@ matches abandoned at their step budget (counted as no match) "
+                + "since the active rulesets were loaded.", () -> current.db().pcreBudgetExceeded().get());
         metrics.operation("reload", "Reloads the ruleset files; on failure the active rulesets stay.", this::reload);
         metrics.operation("topRules", "The 20 rules with most hits since the active rulesets were loaded.",
                 () -> topRules(20));
