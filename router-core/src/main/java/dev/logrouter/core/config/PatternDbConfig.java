@@ -31,5 +31,9 @@ public record PatternDbConfig(
         if (maxContexts != null && maxContexts < 1) {
             throw new IllegalArgumentException("max-contexts must be >= 1, got " + maxContexts);
         }
+        if (tick != null && tick.millis() < 1000) {
+            // the correlation clock has whole seconds; faster carriers would also starve the sinks' idle ticks
+            throw new IllegalArgumentException("tick must be at least 1s, got " + tick);
+        }
     }
 }

@@ -183,23 +183,22 @@ public final class Pipeline {
      * false if the stages did not drain in time (then they are halted and sinks give up retrying).
      */
     public boolean drainAndStop(long timeout, TimeUnit unit) throws InterruptedException {
+        long drainDeadline = System.nanoTime() + unit.toNanos(timeout);
         Thread tick = ticker;
         ticker = null;
         if (tick != null) {
             LockSupport.unpark(tick);
-            tick.join(1000);
+            tick.join(); // it never blocks (tryNext): no tick can follow the final carrier
         }
+        boolean carried = true;
         if (serial != null) {
-            // the serial stage flushes what it holds (e.g. open correlation contexts) before the ring drains
-            RingBuffer<LogEvent> ring = disruptor.getRingBuffer();
-            long seq = ring.next();
-            fillCarrier(ring.get(seq), true);
-            ring.publish(seq);
+            // the serial stage flushes what it holds (e.g. open correlation contexts) before the ring drains;
+            // a ring that stays full (a sink retrying forever) must not hold the stop past its deadline
+            carried = publishFinalCarrier(drainDeadline);
         }
         // Disruptor.shutdown() only counts stages whose thread is already running, so right after start()
         // it would halt with the backlog unprocessed: wait on the last stage's sequences instead.
-        boolean drained = awaitConsumed(disruptor.getRingBuffer().getCursor(),
-                System.nanoTime() + unit.toNanos(timeout));
+        boolean drained = carried && awaitConsumed(disruptor.getRingBuffer().getCursor(), drainDeadline);
         if (!drained) {
             sinkHandlers.forEach(SinkHandler::abort);
         }
@@ -217,6 +216,26 @@ public final class Pipeline {
             }
         }
         return drained;
+    }
+
+    private boolean publishFinalCarrier(long deadline) throws InterruptedException {
+        RingBuffer<LogEvent> ring = disruptor.getRingBuffer();
+        while (true) {
+            try {
+                long seq = ring.tryNext();
+                fillCarrier(ring.get(seq), true);
+                ring.publish(seq);
+                return true;
+            } catch (com.lmax.disruptor.InsufficientCapacityException full) {
+                if (System.nanoTime() - deadline >= 0) {
+                    return false;
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
     }
 
     private boolean awaitConsumed(long published, long deadline) throws InterruptedException {

@@ -152,13 +152,11 @@ public final class CompiledAction {
      * <p>Threads: belongs to the correlation thread.
      */
     public static final class Instance {
-        final CompiledAction action;
         final Filter condition;
         final Template[] values;
         final Template contextId;
 
         private Instance(CompiledAction a) {
-            this.action = a;
             this.condition = a.condition == null ? null : a.condition.newFilter();
             this.values = a.message == null ? new Template[0] : a.message.copyTemplates();
             this.contextId = a.contextId == null ? null : a.contextId.copy();

@@ -222,9 +222,10 @@ public final class Correlator {
         if (rule == null) {
             return;
         }
-        Context ctx = rule.correlates() ? join(e, rule) : null;
+        Context ctx = null;
         try {
             if (rule.correlates()) {
+                ctx = join(e, rule); // may add the ring slot itself to the context: replaced by a copy below
                 applyRuleValues(e, rule, ctx);
             }
             for (CompiledAction a : rule.actions()) {
@@ -450,6 +451,8 @@ public final class Correlator {
     private LogEvent base(InheritMode mode, LogEvent from) {
         if (mode == InheritMode.NONE) {
             LogEvent g = new LogEvent();
+            // from the message it is generated for: routes may select on the source
+            g.setSource(from.sourceId(), from.sourceName(), from.formatHint(), 0L);
             if (from.isStampSet()) {
                 g.setStamp(from.stampEpochSecond(), from.stampMicros(), from.stampOffsetSeconds());
             }

@@ -35,6 +35,7 @@ public final class CorrelationStage implements SerialStage {
     public CorrelationStage(PatternDbService service, RouteEvaluator routes, PatternDbConfig cfg,
                             MetricGroup metrics) {
         this.routes = routes;
+        service.correlationStageRunning();
         this.correlator = new Correlator(cfg.maxContexts(), metrics);
         this.expireOnStop = cfg.expireOnStop();
         this.generated = metrics.counter("delivered",
@@ -55,7 +56,7 @@ public final class CorrelationStage implements SerialStage {
                     correlator.expireAll(emitter);
                 }
             } else {
-                correlator.tick(System.currentTimeMillis() / 1000, emitter);
+                correlator.tick(emitter);
             }
             return;
         }
@@ -69,10 +70,7 @@ public final class CorrelationStage implements SerialStage {
     /** Routes a generated message and attaches it to the event being handled. */
     private void deliver(LogEvent g) {
         LogEvent from = carrier;
-        if (g.sourceName().length == 0 && !from.hasFlag(LogEvent.FLAG_CARRIER)) {
-            g.setSource(from.sourceId(), from.sourceName(), from.formatHint(), 0L);
-        }
-        routes.parse(g);
+        routes.parse(g); // g carries the source of the message it was generated for
         from.attach(g);
         generated.inc();
     }

@@ -40,6 +40,7 @@ public final class PatternDbService {
     private final Counter reloads;
     private final Counter reloadFailures;
     private volatile List<String> lastWarnings = List.of();
+    private volatile boolean correlationStage;
 
     private PatternDbService(List<String> files, MetricGroup metrics) {
         this.files = List.copyOf(files);
@@ -100,6 +101,10 @@ public final class PatternDbService {
     public synchronized String reload() {
         try {
             Loaded next = build();
+            if (!correlationStage && needsCorrelation(next.db())) {
+                throw new IllegalStateException("the new rulesets have correlating rules or actions, but the "
+                        + "router started without a correlation stage (no such rule at start): restart to load them");
+            }
             current = next;
             reloads.inc();
             return "reloaded " + next.db().rules().size() + " rules from " + next.fileCount() + " files"
@@ -139,7 +144,16 @@ public final class PatternDbService {
 
     /** True when some rule of the active database correlates or has actions (the correlation stage is needed). */
     public boolean needsCorrelation() {
-        for (CompiledRule r : current.db().rules()) {
+        return needsCorrelation(current.db());
+    }
+
+    /** Called by the router when it runs a correlation stage for this database. */
+    public void correlationStageRunning() {
+        correlationStage = true;
+    }
+
+    private static boolean needsCorrelation(PatternDb db) {
+        for (CompiledRule r : db.rules()) {
             if (r.needsCorrelation()) {
                 return true;
             }
