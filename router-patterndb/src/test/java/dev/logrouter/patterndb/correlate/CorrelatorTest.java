@@ -189,7 +189,9 @@ class CorrelatorTest {
         LogEvent one = event(0, "h", "app", "1", "one", r, "step", "one", "key", "k1");
         one.fields().set(".SDATA.ex@1.first", "1");
         f.feed(one, r);
-        f.feed(event(1, "h", "app", "2", "two", r, "step", "two", "key", "k2"), r);
+        LogEvent two = event(1, "h", "app", "2", "two", r, "step", "two", "key", "k2");
+        two.setSource(3, "net-b".getBytes(java.nio.charset.StandardCharsets.UTF_8), LogEvent.FORMAT_AUTO, 0L);
+        f.feed(two, r);
         List<LogEvent> gen = f.out.subList(2, 6);
         LogEvent last = gen.get(0);
         LogEvent none = gen.get(1);
@@ -204,6 +206,9 @@ class CorrelatorTest {
         assertThat(none.isFieldSet(LogEvent.PID)).isFalse();
         assertThat(none.fields().size()).isZero();
         assertThat(tags(none)).containsExactly("act1");
+        // a new message still comes from the source of the one it was generated for (routes select on it)
+        assertThat(none.sourceId()).isEqualTo(3);
+        assertThat(new String(none.sourceName(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("net-b");
         assertThat(context.fields().get("key")).isEqualTo("k2");
         assertThat(context.fields().get("rv")).isEqualTo("rv-two");
         assertThat(context.fields().get(".SDATA.ex@1.first")).isEqualTo("1");
