@@ -45,11 +45,17 @@ public final class PdbEvents {
      */
     public static LogEvent syslogLine(String line, SyslogHeaderParser parser, long receivedMillis) {
         LogEvent e = new LogEvent();
+        fillSyslogLine(e, line, parser, receivedMillis);
+        return e;
+    }
+
+    /** Clears {@code e} and fills it as {@link #syslogLine} does (pdbtool's loop reuses one event per line). */
+    public static void fillSyslogLine(LogEvent e, String line, SyslogHeaderParser parser, long receivedMillis) {
+        e.clear();
         byte[] b = line.getBytes(StandardCharsets.UTF_8);
         e.setRaw(b, 0, b.length);
         e.setSource(0, new byte[0], LogEvent.FORMAT_AUTO, 0L);
         e.setReceivedMillis(receivedMillis);
         parser.parse(e);
-        return e;
     }
 }

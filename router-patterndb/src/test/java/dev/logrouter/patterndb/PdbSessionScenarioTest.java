@@ -30,7 +30,7 @@ class PdbSessionScenarioTest {
         for (Scenario s : Scenario.all()) {
             tests.add(DynamicTest.dynamicTest(s.name(), () -> {
                 PatternDb db = PatternDb.build(List.of(PdbLoader.load(s.rules())), w -> { });
-                Correlator correlator = new Correlator(new CorrelatorOptions(1000, 0, ZoneOffset.UTC),
+                Correlator correlator = new Correlator(new CorrelatorOptions(1000, 0),
                         new MetricGroup("PatternDbCorrelator", s.name()), System::currentTimeMillis);
                 PdbSession session = new PdbSession(db, correlator);
                 StringBuilder out = new StringBuilder();
@@ -52,7 +52,7 @@ class PdbSessionScenarioTest {
         Scenario s = Scenario.all().get(0);
         PatternDb db = PatternDb.build(List.of(PdbLoader.load(s.rules())), w -> { });
         PdbSession session = new PdbSession(db, new Correlator(
-                new CorrelatorOptions(1000, 0, ZoneOffset.UTC), new MetricGroup("t", "t"), System::currentTimeMillis));
+                new CorrelatorOptions(1000, 0), new MetricGroup("t", "t"), System::currentTimeMillis));
         StringBuilder out = new StringBuilder();
         LogEvent reused = new LogEvent();
         for (LogEvent e : s.input()) {

@@ -92,7 +92,7 @@ public final class ComponentTypes {
             return null;
         }
         try {
-            return PatternDbService.load(cfg.patterndb(), metrics.group("PatternDb", "main"));
+            return PatternDbService.load(cfg.patterndb(), cfg.pipeline().zone(), metrics.group("PatternDb", "main"));
         } catch (java.io.IOException | dev.logrouter.patterndb.ruleset.PdbLoadException e) {
             throw new IllegalArgumentException("patterndb.files: " + e.getMessage(), e);
         }

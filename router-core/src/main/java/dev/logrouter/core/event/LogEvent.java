@@ -135,7 +135,15 @@ public final class LogEvent {
         stampEpochSecond = 0;
         stampMicros = 0;
         stampOffsetSeconds = 0;
-        // reference fields are written only when set, to spare the write barrier on the common path
+        clearStageState();
+    }
+
+    /**
+     * Forgets what stages left on the slot (serial-stage work, attached events, an evaluation context), which
+     * never belongs to the next message nor to a copy. Reference fields are written only when set, to spare
+     * the write barrier on the common path.
+     */
+    private void clearStageState() {
         if (serialWork != null) {
             serialWork = null;
         }
@@ -158,7 +166,7 @@ public final class LogEvent {
      */
     public void copyFrom(LogEvent src) {
         if (src == this) {
-            context = null;
+            clearStageState();
             return;
         }
         if (raw.length < src.rawLength) {
@@ -194,12 +202,7 @@ public final class LogEvent {
         stampEpochSecond = src.stampEpochSecond;
         stampMicros = src.stampMicros;
         stampOffsetSeconds = src.stampOffsetSeconds;
-        context = null;
-        serialWork = null; // stage bookkeeping belongs to the ring slot, never to a copy
-        if (attachedCount != 0) {
-            java.util.Arrays.fill(attached, 0, attachedCount, null);
-            attachedCount = 0;
-        }
+        clearStageState();
     }
 
     /** A new event holding a deep copy of {@code src} ({@link #copyFrom}), its buffers sized to fit. */
@@ -395,6 +398,11 @@ public final class LogEvent {
 
     public int fieldLength(int field) {
         return isFieldSet(field) ? fieldLen[field] : 0;
+    }
+
+    /** Sets a header field to a copy of {@code len} bytes of {@code src}, kept in the auxiliary buffer. */
+    public void setFieldCopy(int field, byte[] src, int off, int len) {
+        setFieldIn(field, IN_AUX, auxAppend(src, off, len), len);
     }
 
     /** Appends bytes to the auxiliary buffer and returns their offset there. */

@@ -13,12 +13,23 @@ public final class SingleEventContext implements EventContext {
 
     private LogEvent event;
     private EventContext parent;
+    private EventContext saved;
 
-    /** Points this context at {@code e}; the id is taken from {@code parent} (may be null) and returns this. */
-    public SingleEventContext reset(LogEvent e, EventContext parent) {
+    /**
+     * Makes this the context of {@code e} — {@code e} alone, with the id of {@code parent} (may be null) — until
+     * {@link #exit()}, which gives {@code e} back the context it had. Not re-entrant: one evaluation at a time.
+     */
+    public void enter(LogEvent e, EventContext parent) {
         this.event = e;
         this.parent = parent;
-        return this;
+        this.saved = e.context();
+        e.setContext(this);
+    }
+
+    /** Ends what {@link #enter} began. */
+    public void exit() {
+        event.setContext(saved);
+        saved = null;
     }
 
     @Override

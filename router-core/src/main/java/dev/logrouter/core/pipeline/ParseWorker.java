@@ -37,7 +37,7 @@ public final class ParseWorker implements EventHandler<LogEvent> {
 
     @Override
     public void onEvent(LogEvent event, long sequence, boolean endOfBatch) {
-        if (sequence % count != ordinal || event.hasFlag(LogEvent.FLAG_CARRIER)) {
+        if (sequence % count != ordinal || event.hasFlag(LogEvent.FLAG_DISCARD)) { // carriers, unfilled slots
             return;
         }
         parser.parse(event);

@@ -13,12 +13,10 @@ import dev.logrouter.core.metrics.MetricGroup;
 final class SerialStageHandler implements EventHandler<LogEvent> {
 
     private final SerialStage stage;
-    private final Counter events;
     private final Counter carriers;
 
     SerialStageHandler(SerialStage stage, MetricGroup metrics) {
         this.stage = stage;
-        this.events = metrics.counter("events", "Events the serial stage handled (messages and carriers).");
         this.carriers = metrics.counter("carriers", "Carrier events (clock ticks, the final flush) it handled.");
     }
 
@@ -29,7 +27,6 @@ final class SerialStageHandler implements EventHandler<LogEvent> {
 
     @Override
     public void onEvent(LogEvent event, long sequence, boolean endOfBatch) {
-        events.inc();
         if (event.hasFlag(LogEvent.FLAG_CARRIER)) {
             carriers.inc();
         }

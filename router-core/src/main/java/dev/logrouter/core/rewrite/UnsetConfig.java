@@ -1,6 +1,7 @@
 package dev.logrouter.core.rewrite;
 
 import dev.logrouter.core.config.Option;
+import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.parse.ParserConfig;

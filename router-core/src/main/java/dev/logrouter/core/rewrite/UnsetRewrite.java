@@ -1,5 +1,6 @@
 package dev.logrouter.core.rewrite;
 
+import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.parse.EventParser;

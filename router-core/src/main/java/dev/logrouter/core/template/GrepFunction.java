@@ -15,7 +15,8 @@ import java.util.List;
  * message alone and, for each that matches, renders every TEMPLATE on that message alone; the results are joined
  * with commas. {@code -m N} / {@code --max-count N} / {@code --max-count=N} stops after N matching messages
  * (0 = all). {@code grep} writes the values as they are; {@code context-lookup} writes each as a list element
- * ({@link ListEncoding}). Without a context the event is the only message.
+ * ({@link ListEncoding}). {@code $(context-values TEMPLATE...)} is {@code context-lookup} without a filter: every
+ * message. Without a context the event is the only message.
  *
  * <p>Each message is presented to the filter and templates as a one-message context whose id is the enclosing
  * context's (syslog-ng passes the context id down); its own context is restored afterwards.
@@ -26,6 +27,7 @@ final class GrepFunction implements TemplateFunction {
 
     static final String GREP = "grep";
     static final String CONTEXT_LOOKUP = "context-lookup";
+    static final String CONTEXT_VALUES = "context-values";
 
     private final FilterExpression condition;
     private final Filter filter;
@@ -37,7 +39,7 @@ final class GrepFunction implements TemplateFunction {
 
     private GrepFunction(FilterExpression condition, Template[] templates, int maxCount, boolean encode) {
         this.condition = condition;
-        this.filter = condition.newFilter();
+        this.filter = condition == null ? null : condition.newFilter();
         this.templates = templates;
         this.maxCount = maxCount;
         this.encode = encode;
@@ -88,6 +90,15 @@ final class GrepFunction implements TemplateFunction {
         return new GrepFunction(IfFunction.compileCondition(name, rest.get(0), zone), ts, max, encode);
     }
 
+    /** {@code $(context-values TEMPLATE...)}: every template on every message, as list elements. */
+    static GrepFunction compileContextValues(List<String> args, ZoneId zone) {
+        Template[] ts = new Template[args.size()];
+        for (int i = 0; i < ts.length; i++) {
+            ts[i] = Template.compile(args.get(i), zone);
+        }
+        return new GrepFunction(null, ts, 0, true);
+    }
+
     @Override
     public void render(LogEvent e, ByteBuilder out) {
         EventContext ctx = e.context();
@@ -96,10 +107,9 @@ final class GrepFunction implements TemplateFunction {
         int count = 0;
         for (int back = n - 1; back >= 0; back--) {
             LogEvent m = ctx == null ? e : ctx.back(back);
-            EventContext saved = m.context();
-            m.setContext(single.reset(m, ctx));
+            single.enter(m, ctx);
             try {
-                if (!filter.test(m)) {
+                if (filter != null && !filter.test(m)) {
                     continue;
                 }
                 count++;
@@ -117,7 +127,7 @@ final class GrepFunction implements TemplateFunction {
                     }
                 }
             } finally {
-                m.setContext(saved);
+                single.exit();
             }
             if (maxCount > 0 && count >= maxCount) {
                 break;

@@ -373,12 +373,11 @@ public final class Template {
         if (single == null) {
             single = new SingleEventContext();
         }
-        EventContext saved = src.context();
-        src.setContext(single.reset(src, parent));
+        single.enter(src, parent);
         try {
             appendFunction(f, src, out, esc);
         } finally {
-            src.setContext(saved);
+            single.exit();
         }
     }
 

@@ -15,7 +15,7 @@ import java.util.List;
  * <p>Functions: {@code format-json} ({@link FormatJson}), {@code format-syslog-rfc5424}
  * ({@link FormatSyslogRfc5424}, a logrouter extension), and syslog-ng's conditional and correlation functions
  * {@code if} ({@link IfFunction}), {@code grep} and {@code context-lookup} ({@link GrepFunction}),
- * {@code context-length} ({@link ContextLength}) and {@code context-values} ({@link ContextValues}), which
+ * {@code context-length} ({@link ContextLength}) and {@code context-values} ({@link GrepFunction}), which
  * read the {@link dev.logrouter.core.event.EventContext} of the event they render.
  *
  * <p>Threads: stateless; called while configuration is compiled.
@@ -24,7 +24,7 @@ public final class TemplateFunctions {
 
     /** Names of the functions, in documentation order. */
     public static final List<String> NAMES = List.of(FormatJson.NAME, FormatSyslogRfc5424.NAME, IfFunction.NAME,
-            GrepFunction.GREP, GrepFunction.CONTEXT_LOOKUP, ContextLength.NAME, ContextValues.NAME);
+            GrepFunction.GREP, GrepFunction.CONTEXT_LOOKUP, ContextLength.NAME, GrepFunction.CONTEXT_VALUES);
 
     private TemplateFunctions() {
     }
@@ -54,8 +54,8 @@ public final class TemplateFunctions {
                 return GrepFunction.compile(rest, zone, true);
             case ContextLength.NAME:
                 return new ContextLength();
-            case ContextValues.NAME:
-                return ContextValues.compile(rest, zone);
+            case GrepFunction.CONTEXT_VALUES:
+                return GrepFunction.compileContextValues(rest, zone);
             default:
                 throw new IllegalArgumentException("unknown template function '" + name + "': known functions are "
                         + NAMES);

@@ -89,7 +89,7 @@ class LogEventCopyTest {
     @Test
     void theContextIsNeitherCopiedNorKeptByClear() {
         LogEvent src = parsed();
-        src.setContext(new SingleEventContext().reset(src, null));
+        new SingleEventContext().enter(src, null); // src now has a context
         assertThat(LogEvent.copyOf(src).context()).isNull();
         src.clear();
         assertThat(src.context()).isNull();

@@ -1,5 +1,6 @@
 package dev.logrouter.patterndb.classify;
 
+import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.event.FieldName;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
@@ -66,7 +67,7 @@ public final class Classifier {
         return rule;
     }
 
-    private static void storeCaptures(LogEvent e, byte[] src, FieldRef[] fields, RadixScratch s) {
+    private static void storeCaptures(LogEvent e, byte[] src, EventField[] fields, RadixScratch s) {
         for (int i = 0, n = s.captureCount(); i < n; i++) {
             fields[s.captureName(i)].set(e, src, s.captureOffset(i), s.captureLength(i));
         }
@@ -112,10 +113,5 @@ public final class Classifier {
             ts[i].render(e, out);
             rule.setValue(e, i, out.array(), 0, out.length());
         }
-    }
-
-    /** The scratch of the last lookup (captures of the message match), for diagnostics and tests. */
-    public RadixScratch scratch() {
-        return scratch;
     }
 }

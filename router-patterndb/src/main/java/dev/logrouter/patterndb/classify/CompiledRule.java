@@ -1,5 +1,6 @@
 package dev.logrouter.patterndb.classify;
 
+import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.template.Template;
@@ -10,7 +11,7 @@ import dev.logrouter.patterndb.ruleset.RuleDef;
 import dev.logrouter.patterndb.ruleset.ValueDef;
 
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,15 +43,12 @@ public final class CompiledRule {
     private final byte[] ruleClass;
     private final int classTag;
     private final int[] tags;
-    private final FieldRef[] valueFields;
+    private final EventField[] valueFields;
     private final Template[] valueTemplates;
     private final Template contextId;
 
-    /**
-     * Compiles {@code def}'s tags, values and context-id (templates are compiled with UTC as the receiver zone).
-     * Throws {@link IllegalArgumentException} when a template does not compile.
-     */
-    public CompiledRule(RuleDef def, int index, List<CompiledAction> actions) {
+    private CompiledRule(RuleDef def, int index, List<CompiledAction> actions, EventField[] valueFields,
+                         Template[] valueTemplates, Template contextId) {
         this.def = def;
         this.index = index;
         this.actions = List.copyOf(actions);
@@ -58,49 +56,50 @@ public final class CompiledRule {
         this.ruleClass = def.effectiveClass().getBytes(StandardCharsets.UTF_8);
         this.classTag = Tags.id(classTagName(def.effectiveClass()));
         this.tags = def.tags().stream().filter(t -> !t.isEmpty()).mapToInt(Tags::id).toArray();
-        int n = def.values().size();
-        this.valueFields = new FieldRef[n];
-        this.valueTemplates = new Template[n];
-        for (int i = 0; i < n; i++) {
-            ValueDef v = def.values().get(i);
-            valueFields[i] = FieldRef.of(v.name());
-            valueTemplates[i] = Template.compile(v.template(), ZoneOffset.UTC);
-        }
-        this.contextId = def.contextId() == null ? null
-                : Template.compile(def.contextId(), ZoneOffset.UTC);
+        this.valueFields = valueFields;
+        this.valueTemplates = valueTemplates;
+        this.contextId = contextId;
     }
 
     /**
-     * Compiles {@code def} as rule number {@code index} of the file {@code source}; a template, condition or
-     * action that does not compile rejects the file with a {@link PdbLoadException} naming the line.
+     * Compiles {@code def} as rule number {@code index} of the file {@code source}, its templates with
+     * receive-time date macros in {@code zone}; a template, condition or action that does not compile rejects
+     * the file with a {@link PdbLoadException} naming the line.
      */
-    public static CompiledRule compile(RuleDef def, int index, String source) throws PdbLoadException {
-        for (ValueDef v : def.values()) {
+    public static CompiledRule compile(RuleDef def, int index, String source, ZoneId zone) throws PdbLoadException {
+        int n = def.values().size();
+        EventField[] fields = new EventField[n];
+        Template[] templates = new Template[n];
+        for (int i = 0; i < n; i++) {
+            ValueDef v = def.values().get(i);
             try {
-                Template.compile(v.template(), ZoneOffset.UTC);
+                fields[i] = EventField.of(v.name());
+                templates[i] = Template.compile(v.template(), zone);
             } catch (IllegalArgumentException e) {
                 throw new PdbLoadException(source, v.line(), 0, "Error compiling value template, rule=" + def.id()
                         + ", name=" + v.name() + ", value=" + v.template() + ", error=" + e.getMessage());
             }
         }
+        Template contextId = null;
         if (def.contextId() != null) {
             try {
-                Template.compile(def.contextId(), ZoneOffset.UTC);
+                contextId = Template.compile(def.contextId(), zone);
             } catch (IllegalArgumentException e) {
                 throw new PdbLoadException(source, def.line(), 0, "Error compiling context-id template, rule="
                         + def.id() + ", context-id=" + def.contextId() + ", error=" + e.getMessage());
             }
         }
         List<CompiledAction> actions = new ArrayList<>();
-        for (ActionDef a : def.actions()) {
+        for (int i = 0; i < def.actions().size(); i++) {
+            ActionDef a = def.actions().get(i);
             try {
-                actions.add(CompiledAction.compile(a, def));
+                actions.add(CompiledAction.compile(a, i, def, zone));
             } catch (IllegalArgumentException e) {
                 throw new PdbLoadException(source, a.line(), 0, "Error compiling action of rule " + def.id() + ": "
                         + e.getMessage());
             }
         }
-        return new CompiledRule(def, index, actions);
+        return new CompiledRule(def, index, actions, fields, templates, contextId);
     }
 
     /** {@code .classifier.<class>} cut to 31 bytes (the reference's 32-byte buffer). */
@@ -167,7 +166,7 @@ public final class CompiledRule {
     }
 
     /** Where value {@code i} is written. */
-    public FieldRef valueField(int i) {
+    public EventField valueField(int i) {
         return valueFields[i];
     }
 

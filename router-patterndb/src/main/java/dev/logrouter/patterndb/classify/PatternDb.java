@@ -1,5 +1,6 @@
 package dev.logrouter.patterndb.classify;
 
+import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.patterndb.radix.RadixBuilder;
 import dev.logrouter.patterndb.radix.RadixScratch;
@@ -37,26 +38,24 @@ import java.util.function.Consumer;
 public final class PatternDb {
 
     private final RadixTree<Program> programTree;
-    private final FieldRef[] programCaptureFields;
+    private final EventField[] programCaptureFields;
     private final List<Program> programs;
     private final List<CompiledRule> rules;
     private final Counter pcreBudgetExceeded;
-    private final AtomicInteger pcreSlots;
 
     private PatternDb(RadixTree<Program> programTree, List<Program> programs, List<CompiledRule> rules,
-                      Counter pcreBudgetExceeded, AtomicInteger pcreSlots) {
+                      Counter pcreBudgetExceeded) {
         this.programTree = programTree;
         this.programCaptureFields = fields(programTree);
         this.programs = List.copyOf(programs);
         this.rules = List.copyOf(rules);
         this.pcreBudgetExceeded = pcreBudgetExceeded;
-        this.pcreSlots = pcreSlots;
     }
 
-    static FieldRef[] fields(RadixTree<?> tree) {
-        FieldRef[] f = new FieldRef[tree.captureNameCount()];
+    static EventField[] fields(RadixTree<?> tree) {
+        EventField[] f = new EventField[tree.captureNameCount()];
         for (int i = 0; i < f.length; i++) {
-            f[i] = FieldRef.of(tree.captureName(i));
+            f[i] = EventField.of(tree.captureName(i));
         }
         return f;
     }
@@ -76,9 +75,15 @@ public final class PatternDb {
      * Builds the trees from loaded files, in order (rulesets of the same program join as in syslog-ng,
      * spec 3). Per-pattern problems (unknown parser, duplicate key, bad PCRE) skip that pattern and are
      * reported to {@code warnings}; fatal ones (joining mismatching program sets, a value template or action
-     * that does not compile) throw.
+     * that does not compile) throw. Receive-time date macros in the rules' templates are in UTC.
      */
     public static PatternDb build(List<PatternDbFile> files, Consumer<String> warnings) throws PdbLoadException {
+        return build(files, warnings, java.time.ZoneOffset.UTC);
+    }
+
+    /** As {@link #build(List, Consumer)}, with receive-time date macros of every template in {@code zone}. */
+    public static PatternDb build(List<PatternDbFile> files, Consumer<String> warnings, java.time.ZoneId zone)
+            throws PdbLoadException {
         Counter budget = new Counter();
         AtomicInteger slots = new AtomicInteger();
         ProgramBuilder defaultProgram = new ProgramBuilder("", slots, budget);
@@ -114,7 +119,7 @@ public final class PatternDb {
                     }
                 }
                 for (RuleDef def : rs.rules()) {
-                    CompiledRule rule = CompiledRule.compile(def, rules.size(), file.source());
+                    CompiledRule rule = CompiledRule.compile(def, rules.size(), file.source(), zone);
                     rules.add(rule);
                     for (PatternText p : def.patterns()) {
                         String where = file.source() + ":" + p.line() + ":" + p.column() + ": ";
@@ -134,7 +139,7 @@ public final class PatternDb {
             String where = patternFile.get(e.getKey()) + ":" + p.line() + ":" + p.column() + ": ";
             programTree.insert(e.getKey(), built.get(e.getValue()), w -> warnings.accept(where + w));
         }
-        return new PatternDb(programTree.build(), new ArrayList<>(built.values()), rules, budget, slots);
+        return new PatternDb(programTree.build(), new ArrayList<>(built.values()), rules, budget);
     }
 
     /** Every rule, dense by {@link CompiledRule#index()}. */
@@ -170,7 +175,7 @@ public final class PatternDb {
         return programTree;
     }
 
-    FieldRef[] programCaptureFields() {
+    EventField[] programCaptureFields() {
         return programCaptureFields;
     }
 

@@ -1,5 +1,6 @@
 package dev.logrouter.patterndb.classify;
 
+import dev.logrouter.core.event.EventField;
 import dev.logrouter.patterndb.radix.RadixTree;
 
 /**
@@ -13,7 +14,7 @@ final class Program {
     /** The first program pattern of the first ruleset ("" for the default program). */
     final String name;
     final RadixTree<CompiledRule> rules;
-    final FieldRef[] captureFields;
+    final EventField[] captureFields;
 
     Program(String name, RadixTree<CompiledRule> rules) {
         this.name = name;

@@ -133,7 +133,7 @@ public final class PdbCommand {
             for (PatternDbFile f : loaded) {
                 f.warnings().forEach(w -> err.println(f.source() + ": " + w));
             }
-            return PatternDb.build(loaded, err::println);
+            return PatternDb.build(loaded, err::println, ZoneId.systemDefault()); // pdbtool: local time
         } catch (PdbLoadException e) {
             throw new IOException("error loading pattern database: " + e.getMessage(), e);
         }
@@ -159,11 +159,7 @@ public final class PdbCommand {
                 String line;
                 LogEvent e = new LogEvent();
                 while ((line = r.readLine()) != null) {
-                    e.clear();
-                    byte[] b = line.getBytes(StandardCharsets.UTF_8);
-                    e.setRaw(b, 0, b.length);
-                    e.setReceivedMillis(System.currentTimeMillis());
-                    parser.parse(e);
+                    PdbEvents.fillSyslogLine(e, line, parser, System.currentTimeMillis());
                     session.process(e, print);
                 }
             }
@@ -195,7 +191,7 @@ public final class PdbCommand {
             try {
                 PatternDbFile f = PdbLoader.load(Path.of(file));
                 f.warnings().forEach(w -> err.println(f.source() + ": " + w));
-                db = PatternDb.build(List.of(f), err::println);
+                db = PatternDb.build(List.of(f), err::println, ZoneId.systemDefault());
                 for (RulesetDef rs : f.rulesets()) {
                     rules.addAll(rs.rules());
                 }
@@ -255,16 +251,10 @@ public final class PdbCommand {
             LogEvent e = PdbEvents.message(ex.program(), ex.message());
             e.setReceivedMillis(System.currentTimeMillis());
             List<String> problems = new ArrayList<>();
-            LogEvent[] input = {null};
-            session.process(e, emitted -> {
-                if (emitted == e || input[0] == null && !emitted.hasFlag(LogEvent.FLAG_GENERATED)) {
-                    input[0] = emitted;
-                }
-            });
-            LogEvent classified = input[0] == null ? e : input[0];
-            check(classified, ".classifier.rule_id", rule.id(), problems);
+            session.process(e, emitted -> { }); // e itself is classified (and correlated) in place
+            check(e, ".classifier.rule_id", rule.id(), problems);
             for (TestValue tv : ex.testValues()) {
-                check(classified, tv.name(), tv.value(), problems);
+                check(e, tv.name(), tv.value(), problems);
             }
             return problems;
         }

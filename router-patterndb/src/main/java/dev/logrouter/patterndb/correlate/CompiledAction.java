@@ -25,17 +25,15 @@ import java.util.Map;
 public final class CompiledAction {
 
     private final ActionDef def;
-    private final int index;
     private final String rateKey;
     private final FilterExpression condition;
     private final CompiledMessage message;
     private final Template contextId;
     private final Scope contextScope;
 
-    private CompiledAction(ActionDef def, int index, String rateKey, FilterExpression condition,
+    private CompiledAction(ActionDef def, String rateKey, FilterExpression condition,
                            CompiledMessage message, Template contextId, Scope contextScope) {
         this.def = def;
-        this.index = index;
         this.rateKey = rateKey;
         this.condition = condition;
         this.message = message;
@@ -44,17 +42,11 @@ public final class CompiledAction {
     }
 
     /**
-     * Compiles {@code def} of {@code rule}. Throws {@link IllegalArgumentException} with a message naming what
-     * is wrong when a template or the condition does not compile (the loader rejects the file). Templates use the
-     * system zone for receive-time date macros (pdbtool's local time).
+     * Compiles {@code def}, action number {@code index} of {@code rule} (the index is part of its rate-limit key),
+     * with receive-time date macros in {@code zone}. Throws {@link IllegalArgumentException} with a message naming
+     * what is wrong when a template or the condition does not compile (the loader rejects the file).
      */
-    public static CompiledAction compile(ActionDef def, RuleDef rule) {
-        return compile(def, rule, ZoneId.systemDefault());
-    }
-
-    /** As {@link #compile(ActionDef, RuleDef)}, with receive-time date macros in {@code zone}. */
-    public static CompiledAction compile(ActionDef def, RuleDef rule, ZoneId zone) {
-        int index = indexIn(def, rule.actions());
+    public static CompiledAction compile(ActionDef def, int index, RuleDef rule, ZoneId zone) {
         String where = "rule '" + rule.id() + "' action " + index + " (line " + def.line() + ")";
         FilterExpression condition = null;
         if (def.condition() != null) {
@@ -81,21 +73,7 @@ public final class CompiledAction {
         } else if (def.message() != null) {
             message = CompiledMessage.compile(def.message(), zone, where);
         }
-        return new CompiledAction(def, index, rule.id() + ":" + index, condition, message, contextId, scope);
-    }
-
-    /** Position of {@code def} among the rule's actions: by identity, else by equality, else 0. */
-    private static int indexIn(ActionDef def, List<ActionDef> actions) {
-        if (actions == null) {
-            return 0;
-        }
-        for (int i = 0; i < actions.size(); i++) {
-            if (actions.get(i) == def) {
-                return i;
-            }
-        }
-        int i = actions.indexOf(def);
-        return Math.max(i, 0);
+        return new CompiledAction(def, rule.id() + ":" + index, condition, message, contextId, scope);
     }
 
     public ActionDef def() {
@@ -104,11 +82,6 @@ public final class CompiledAction {
 
     public Trigger trigger() {
         return def.trigger() == null ? Trigger.MATCH : def.trigger();
-    }
-
-    /** The action's position in its rule (part of the rate-limit key). */
-    public int index() {
-        return index;
     }
 
     /** {@code "ruleid:actionindex"}: the id part of the rate-limit bucket key. */

@@ -1,5 +1,6 @@
 package dev.logrouter.patterndb.correlate;
 
+import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.template.Template;
 import dev.logrouter.patterndb.ruleset.InheritMode;
@@ -19,10 +20,10 @@ public final class CompiledMessage {
 
     private final InheritMode inheritMode;
     private final int[] tags;
-    private final ValueTarget[] targets;
+    private final EventField[] targets;
     private final Template[] values;
 
-    private CompiledMessage(InheritMode inheritMode, int[] tags, ValueTarget[] targets, Template[] values) {
+    private CompiledMessage(InheritMode inheritMode, int[] tags, EventField[] targets, Template[] values) {
         this.inheritMode = inheritMode;
         this.tags = tags;
         this.targets = targets;
@@ -37,11 +38,11 @@ public final class CompiledMessage {
             tags[i] = Tags.id(tagNames.get(i));
         }
         List<ValueDef> vs = def.values() == null ? List.of() : def.values();
-        ValueTarget[] targets = new ValueTarget[vs.size()];
+        EventField[] targets = new EventField[vs.size()];
         Template[] values = new Template[vs.size()];
         for (int i = 0; i < values.length; i++) {
             ValueDef v = vs.get(i);
-            targets[i] = ValueTarget.of(v.name());
+            targets[i] = EventField.of(v.name());
             values[i] = compileTemplate(v.template(), zone,
                     where + ", message value '" + v.name() + "' (line " + v.line() + ")");
         }
@@ -51,7 +52,7 @@ public final class CompiledMessage {
 
     /** A message with no values or tags, inherit mode none (a {@code <create-context>} without {@code <message>}). */
     static CompiledMessage empty() {
-        return new CompiledMessage(InheritMode.NONE, new int[0], new ValueTarget[0], new Template[0]);
+        return new CompiledMessage(InheritMode.NONE, new int[0], new EventField[0], new Template[0]);
     }
 
     static Template compileTemplate(String text, ZoneId zone, String where) {
@@ -70,7 +71,7 @@ public final class CompiledMessage {
         return tags;
     }
 
-    ValueTarget[] targets() {
+    EventField[] targets() {
         return targets;
     }
 

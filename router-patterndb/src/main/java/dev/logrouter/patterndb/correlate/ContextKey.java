@@ -60,7 +60,6 @@ public record ContextKey(Scope scope, String id, String host, String program, St
 
     private static void set(LogEvent e, int f, String v) {
         byte[] b = v.getBytes(StandardCharsets.ISO_8859_1);
-        int at = e.auxAppend(b, 0, b.length);
-        e.setFieldIn(f, LogEvent.IN_AUX, at, b.length);
+        e.setFieldCopy(f, b, 0, b.length);
     }
 }

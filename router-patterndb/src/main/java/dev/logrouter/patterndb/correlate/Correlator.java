@@ -1,5 +1,6 @@
 package dev.logrouter.patterndb.correlate;
 
+import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.event.EventContext;
 import dev.logrouter.core.event.FieldName;
 import dev.logrouter.core.event.FieldTable;
@@ -122,8 +123,8 @@ public final class Correlator {
 
     /** At most {@code maxContexts} live contexts, other options default, the system wall clock. */
     public Correlator(int maxContexts, MetricGroup metrics) {
-        this(new CorrelatorOptions(maxContexts, CorrelatorOptions.DEFAULT_MAX_CONTEXT_MESSAGES,
-                java.time.ZoneId.systemDefault()), metrics, System::currentTimeMillis);
+        this(new CorrelatorOptions(maxContexts, CorrelatorOptions.DEFAULT_MAX_CONTEXT_MESSAGES), metrics,
+                System::currentTimeMillis);
     }
 
     // ---------------------------------------------------------------------------------------------- clock
@@ -152,11 +153,6 @@ public final class Correlator {
      */
     public void tick(Emitter out) {
         tickAt(wallMillis.getAsLong(), out);
-    }
-
-    /** {@link #tick(Emitter)} with the wall clock read by the caller, in epoch seconds. */
-    public void tick(long wallSecond, Emitter out) {
-        tickAt(wallSecond * 1000L, out);
     }
 
     private void tickAt(long now, Emitter out) {
@@ -260,7 +256,7 @@ public final class Correlator {
 
     /** Finds or creates the context of {@code e} under {@code rule}, appends {@code e} and resets the timer. */
     private Context join(LogEvent e, CompiledRule rule) {
-        String id = contextId(e, rule);
+        String id = contextId(e);
         ContextKey key = ContextKey.of(scopeOf(rule), id, e);
         Context ctx = contexts.get(key);
         if (ctx == null) {
@@ -288,20 +284,11 @@ public final class Correlator {
         return s == null ? Scope.PROCESS : s;
     }
 
-    /** {@code .classifier.context_id} as the classifier stored it, else the rule's template on {@code e} (stored). */
-    private String contextId(LogEvent e, CompiledRule rule) {
+    /** {@code .classifier.context_id} as the classifier stored it (empty if a later step removed it). */
+    private static String contextId(LogEvent e) {
         FieldTable t = e.fields();
         int i = t.indexOf(CONTEXT_ID_FIELD);
-        if (i < 0) {
-            Template tpl = ruleValues(rule).contextId;
-            scratch.reset();
-            EventContext saved = e.context();
-            e.setContext(null);
-            tpl.render(e, scratch);
-            e.setContext(saved);
-            i = t.set(CONTEXT_ID_FIELD, scratch.array(), 0, scratch.length(), 0);
-        }
-        return new String(t.data(), t.valueOffset(i), t.valueLength(i), StandardCharsets.ISO_8859_1);
+        return i < 0 ? "" : new String(t.data(), t.valueOffset(i), t.valueLength(i), StandardCharsets.ISO_8859_1);
     }
 
     private void schedule(Context c, long target) {
@@ -342,7 +329,7 @@ public final class Correlator {
             for (int i = 0; i < rv.values.length; i++) {
                 scratch.reset();
                 rv.values[i].render(e, scratch);
-                rv.targets[i].write(e, scratch.array(), 0, scratch.length());
+                rv.targets[i].set(e, scratch.array(), 0, scratch.length());
             }
         } finally {
             e.setContext(saved);
@@ -472,8 +459,7 @@ public final class Correlator {
             LogEvent m = ctx.back(back);
             for (int f : HEADERS) {
                 if (!g.isFieldSet(f) && m.isFieldSet(f)) {
-                    int at = g.auxAppend(m.fieldArray(f), m.fieldOffset(f), m.fieldLength(f));
-                    g.setFieldIn(f, LogEvent.IN_AUX, at, m.fieldLength(f));
+                    g.setFieldCopy(f, m.fieldArray(f), m.fieldOffset(f), m.fieldLength(f));
                 }
             }
             FieldTable mt = m.fields();
@@ -491,13 +477,13 @@ public final class Correlator {
         for (int tag : m.tags()) {
             g.addTag(tag);
         }
-        ValueTarget[] targets = m.targets();
+        EventField[] targets = m.targets();
         g.setContext(c);
         try {
             for (int i = 0; i < values.length; i++) {
                 scratch.reset();
                 values[i].render(g, scratch);
-                targets[i].write(g, scratch.array(), 0, scratch.length());
+                targets[i].set(g, scratch.array(), 0, scratch.length());
             }
         } finally {
             g.setContext(null);
@@ -509,7 +495,7 @@ public final class Correlator {
     }
 
     private RuleValues ruleValues(CompiledRule rule) {
-        return rules.computeIfAbsent(rule, r -> RuleValues.compile(r.def(), options.zone()));
+        return rules.computeIfAbsent(rule, r -> RuleValues.of(r));
     }
 
     // ---------------------------------------------------------------------------------------------- counters

@@ -1,7 +1,5 @@
 package dev.logrouter.patterndb.correlate;
 
-import java.time.ZoneId;
-
 /**
  * Limits and settings of a {@link Correlator}.
  *
@@ -11,11 +9,10 @@ import java.time.ZoneId;
  * @param maxContextMessages messages kept per context at most: beyond it the oldest is dropped (counted as
  *                           {@code trimmed}; {@code @N} beyond the kept ones reads as empty and
  *                           {@code $(context-length)} stops growing). 0 = unlimited, as the reference
- * @param zone               zone of receive-time date macros in rule templates
  *
  * <p>Threads: immutable.
  */
-public record CorrelatorOptions(int maxContexts, int maxContextMessages, ZoneId zone) {
+public record CorrelatorOptions(int maxContexts, int maxContextMessages) {
 
     public static final int DEFAULT_MAX_CONTEXTS = 100_000;
     public static final int DEFAULT_MAX_CONTEXT_MESSAGES = 10_000;
@@ -27,13 +24,10 @@ public record CorrelatorOptions(int maxContexts, int maxContextMessages, ZoneId 
         if (maxContextMessages < 0) {
             throw new IllegalArgumentException("maxContextMessages cannot be negative, got " + maxContextMessages);
         }
-        if (zone == null) {
-            throw new IllegalArgumentException("zone is required");
-        }
     }
 
-    /** 100,000 contexts, 10,000 messages per context, the system zone. */
+    /** 100,000 contexts, 10,000 messages per context. */
     public static CorrelatorOptions defaults() {
-        return new CorrelatorOptions(DEFAULT_MAX_CONTEXTS, DEFAULT_MAX_CONTEXT_MESSAGES, ZoneId.systemDefault());
+        return new CorrelatorOptions(DEFAULT_MAX_CONTEXTS, DEFAULT_MAX_CONTEXT_MESSAGES);
     }
 }

@@ -39,7 +39,6 @@ final class RateLimiter {
 
     private final Map<ContextKey, Bucket> buckets = new HashMap<>();
     private final int maxBuckets;
-    private long resets;
 
     RateLimiter(int maxBuckets) {
         this.maxBuckets = Math.max(maxBuckets, 1);
@@ -77,15 +76,7 @@ final class RateLimiter {
         }
         if (buckets.size() >= maxBuckets) {
             buckets.clear();
-            resets++;
         }
     }
 
-    int size() {
-        return buckets.size();
-    }
-
-    long resets() {
-        return resets;
-    }
 }

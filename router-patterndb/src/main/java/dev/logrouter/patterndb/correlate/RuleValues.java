@@ -1,45 +1,35 @@
 package dev.logrouter.patterndb.correlate;
 
+import dev.logrouter.core.event.EventField;
+import dev.logrouter.patterndb.classify.CompiledRule;
 import dev.logrouter.core.template.Template;
-import dev.logrouter.patterndb.ruleset.RuleDef;
-import dev.logrouter.patterndb.ruleset.ValueDef;
 
-import java.time.ZoneId;
-import java.util.List;
 
 /**
- * The templates of a correlating rule that the correlator evaluates: its {@code context-id} (on the matching message
- * alone, only needed when the classifier has not stored {@code .classifier.context_id}) and its {@code <values>}
- * (over the context, spec 9.2), compiled for one thread.
+ * The {@code <values>} of a correlating rule, which the correlator evaluates over the context (spec 9.2): the
+ * correlation thread's copies of the templates the rule compiled at load time, and where each value goes.
  *
  * <p>Threads: belongs to the correlation thread.
  */
 final class RuleValues {
 
-    final Template contextId;
-    final ValueTarget[] targets;
+    final EventField[] targets;
     final Template[] values;
 
-    private RuleValues(Template contextId, ValueTarget[] targets, Template[] values) {
-        this.contextId = contextId;
+    private RuleValues(EventField[] targets, Template[] values) {
         this.targets = targets;
         this.values = values;
     }
 
-    /** Compiles the rule's templates; a template that does not compile throws {@link IllegalArgumentException}. */
-    static RuleValues compile(RuleDef rule, ZoneId zone) {
-        String where = "rule '" + rule.id() + "' (line " + rule.line() + ")";
-        Template id = rule.contextId() == null ? null
-                : CompiledMessage.compileTemplate(rule.contextId(), zone, where + ", context-id");
-        List<ValueDef> vs = rule.values() == null ? List.of() : rule.values();
-        ValueTarget[] targets = new ValueTarget[vs.size()];
-        Template[] values = new Template[vs.size()];
-        for (int i = 0; i < values.length; i++) {
-            ValueDef v = vs.get(i);
-            targets[i] = ValueTarget.of(v.name());
-            values[i] = CompiledMessage.compileTemplate(v.template(), zone,
-                    where + ", value '" + v.name() + "' (line " + v.line() + ")");
+    /** This thread's copies of the templates {@code rule} compiled at load time. */
+    static RuleValues of(CompiledRule rule) {
+        int n = rule.valueCount();
+        EventField[] targets = new EventField[n];
+        Template[] values = new Template[n];
+        for (int i = 0; i < n; i++) {
+            targets[i] = rule.valueField(i);
+            values[i] = rule.valueTemplate(i).copy();
         }
-        return new RuleValues(id, targets, values);
+        return new RuleValues(targets, values);
     }
 }

@@ -225,14 +225,6 @@ public final class PatternParser {
         return param;
     }
 
-    int pcreSlot() {
-        return pcreSlot;
-    }
-
-    Pattern pcre() {
-        return pcre;
-    }
-
     /**
      * Runs the parser on {@code b[pos, end)}: returns the consumed length, or -1. On success the value slice is
      * in {@code s.valueStart} (relative to {@code pos}) and {@code s.valueLength}. The first-character gate of

@@ -207,6 +207,6 @@ public final class RadixBuilder<V> {
     /** Freezes the tree; the builder cannot be used afterwards. */
     public RadixTree<V> build() {
         built = true;
-        return new RadixTree<>(root, names.toArray(new String[0]), size, pcreBudgetExceeded);
+        return new RadixTree<>(root, names.toArray(new String[0]), size);
     }
 }

@@ -1,6 +1,5 @@
 package dev.logrouter.patterndb.radix;
 
-import dev.logrouter.core.metrics.Counter;
 
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
@@ -27,13 +26,11 @@ public final class RadixTree<V> {
     private final RadixNode root;
     private final String[] names;
     private final int size;
-    private final Counter pcreBudgetExceeded;
 
-    RadixTree(RadixNode root, String[] names, int size, Counter pcreBudgetExceeded) {
+    RadixTree(RadixNode root, String[] names, int size) {
         this.root = root;
         this.names = names;
         this.size = size;
-        this.pcreBudgetExceeded = pcreBudgetExceeded;
     }
 
     /** Number of values in the tree. */
@@ -48,11 +45,6 @@ public final class RadixTree<V> {
 
     public String captureName(int index) {
         return names[index];
-    }
-
-    /** PCRE runs abandoned because they exceeded their step budget (they count as not matching). */
-    public Counter pcreBudgetExceeded() {
-        return pcreBudgetExceeded;
     }
 
     /**
@@ -82,11 +74,16 @@ public final class RadixTree<V> {
         }
         if (n == null) {
             s.captureCount = 0;
+            // the root's own value is the last partial match in depth-first order: it needs no second pass
+            // (the program tree's default program, for every program no pattern names)
+            if (len > 0 && root.value != null) {
+                n = root;
+            }
         }
         return n;
     }
 
-    private static RadixNode find(RadixNode node, byte[] b, int pos, int end, RadixScratch s) {
+    private RadixNode find(RadixNode node, byte[] b, int pos, int end, RadixScratch s) {
         int rem = end - pos;
         int klen = node.keyLength();
         if (rem < 0) {
@@ -153,7 +150,7 @@ public final class RadixTree<V> {
                     s.captureCount = mark;
                 }
             }
-            if (ret == null && node.value != null) {
+            if (ret == null && node.value != null && node != root) {
                 if (!s.requireComplete) {
                     return node;
                 }

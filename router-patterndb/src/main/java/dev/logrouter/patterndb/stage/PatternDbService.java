@@ -30,21 +30,29 @@ import java.util.stream.IntStream;
 public final class PatternDbService {
 
     /** A built database with its per-rule hit counters. */
-    public record Loaded(PatternDb db, LongAdder[] hits, int fileCount) {
+    public record Loaded(PatternDb db, LongAdder[] hits, int fileCount, int warningCount) {
     }
 
     private final List<String> files;
+    private final java.time.ZoneId zone;
     private volatile Loaded current;
-    private final Counter matched;
     private final Counter unmatched;
     private final Counter reloads;
     private final Counter reloadFailures;
-    private volatile List<String> lastWarnings = List.of();
     private volatile boolean correlationStage;
 
-    private PatternDbService(List<String> files, MetricGroup metrics) {
+    private PatternDbService(List<String> files, java.time.ZoneId zone, MetricGroup metrics) {
         this.files = List.copyOf(files);
-        this.matched = metrics.counter("matched", "Messages a rule matched (all patterndb steps together).");
+        this.zone = zone;
+        // the per-rule hit counters already count every match: matched is their sum, read when asked
+        metrics.gauge("matched", "Messages a rule matched (all patterndb steps together) since the active rulesets "
+                + "were loaded.", () -> {
+                    long sum = 0;
+                    for (LongAdder h : current.hits()) {
+                        sum += h.sum();
+                    }
+                    return sum;
+                });
         this.unmatched = metrics.counter("unmatched",
                 "Messages no rule matched (.classifier.class=unknown, tag .classifier.unknown).");
         this.reloads = metrics.counter("reloads", "Successful reloads of the ruleset files.");
@@ -58,10 +66,13 @@ public final class PatternDbService {
                 () -> topRules(20));
     }
 
-    /** Loads the files of {@code cfg}; throws with file, line and reason when one does not load. */
-    public static PatternDbService load(PatternDbConfig cfg, MetricGroup metrics) throws IOException,
-            PdbLoadException {
-        PatternDbService s = new PatternDbService(cfg.files(), metrics);
+    /**
+     * Loads the files of {@code cfg}, their templates' receive-time date macros in {@code zone}; throws with
+     * file, line and reason when one does not load.
+     */
+    public static PatternDbService load(PatternDbConfig cfg, java.time.ZoneId zone, MetricGroup metrics)
+            throws IOException, PdbLoadException {
+        PatternDbService s = new PatternDbService(cfg.files(), zone, metrics);
         s.current = s.build();
         return s;
     }
@@ -75,26 +86,20 @@ public final class PatternDbService {
                 warnings.add(f.source() + ": " + w);
             }
         }
-        PatternDb db = PatternDb.build(loaded, warnings::add);
+        PatternDb db = PatternDb.build(loaded, warnings::add, zone);
         for (String w : warnings) {
             System.err.println("logrouter: patterndb: " + w);
         }
-        lastWarnings = List.copyOf(warnings);
         LongAdder[] hits = new LongAdder[db.rules().size()];
         for (int i = 0; i < hits.length; i++) {
             hits[i] = new LongAdder();
         }
-        return new Loaded(db, hits, loaded.size());
+        return new Loaded(db, hits, loaded.size(), warnings.size());
     }
 
     /** The active database. */
     public Loaded current() {
         return current;
-    }
-
-    /** Warnings of the last successful load (skipped patterns, missing versions). */
-    public List<String> warnings() {
-        return lastWarnings;
     }
 
     /** Loads the files again and activates the result; on failure keeps the active database and throws. */
@@ -108,7 +113,7 @@ public final class PatternDbService {
             current = next;
             reloads.inc();
             return "reloaded " + next.db().rules().size() + " rules from " + next.fileCount() + " files"
-                    + (lastWarnings.isEmpty() ? "" : ", " + lastWarnings.size() + " warnings (see the log)");
+                    + (next.warningCount() == 0 ? "" : ", " + next.warningCount() + " warnings (see the log)");
         } catch (IOException | PdbLoadException | RuntimeException e) {
             reloadFailures.inc();
             System.err.println("logrouter: patterndb: reload failed, the active rulesets stay: " + e.getMessage());
@@ -121,7 +126,6 @@ public final class PatternDbService {
         if (rule == null) {
             unmatched.inc();
         } else {
-            matched.inc();
             l.hits()[rule.index()].increment();
         }
     }

@@ -36,7 +36,7 @@ final class CorrelationFixture {
     final Correlator correlator;
 
     CorrelationFixture() {
-        this(new CorrelatorOptions(1000, 0, ZoneOffset.UTC));
+        this(new CorrelatorOptions(1000, 0));
     }
 
     CorrelationFixture(CorrelatorOptions options) {
@@ -76,11 +76,11 @@ final class CorrelationFixture {
     }
 
     static CompiledRule compile(RuleDef def, int index) {
-        List<CompiledAction> actions = new ArrayList<>();
-        for (ActionDef a : def.actions()) {
-            actions.add(CompiledAction.compile(a, def, ZoneOffset.UTC));
+        try {
+            return CompiledRule.compile(def, index, "test", ZoneOffset.UTC);
+        } catch (dev.logrouter.patterndb.ruleset.PdbLoadException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
-        return new CompiledRule(def, index, actions);
     }
 
     // ------------------------------------------------------------------ events
@@ -118,6 +118,11 @@ final class CorrelationFixture {
                 e.fields().set(captures[i], captures[i + 1]);
             }
             e.addTag(Tags.id(".classifier." + rule.def().effectiveClass()));
+            if (rule.correlates()) { // as the classifier does: the context-id rendered on the message alone
+                dev.logrouter.core.template.ByteBuilder id = new dev.logrouter.core.template.ByteBuilder(64);
+                rule.contextIdTemplate().copy().render(e, id);
+                e.fields().set(".classifier.context_id", new String(id.array(), 0, id.length(), StandardCharsets.UTF_8));
+            }
         } else {
             e.fields().set(".classifier.class", "unknown");
             e.addTag(Tags.id(".classifier.unknown"));

@@ -257,7 +257,7 @@ class CorrelatorTest {
 
     @Test
     void theContextCapBoundsAFloodAndCountsWhatItDrops() {
-        CorrelationFixture f = new CorrelationFixture(new CorrelatorOptions(3, 0, ZoneOffset.UTC));
+        CorrelationFixture f = new CorrelationFixture(new CorrelatorOptions(3, 0));
         CompiledRule r = compile(rule("r", "id-${n}", 10, Scope.GLOBAL, List.of(value("len", "$(context-length)"),
                 value("id", "$CONTEXT_ID"))), 0);
         for (int i = 0; i < 10; i++) {
@@ -279,7 +279,7 @@ class CorrelatorTest {
 
     @Test
     void theMessageCapKeepsTheNewestMessages() {
-        CorrelationFixture f = new CorrelationFixture(new CorrelatorOptions(10, 3, ZoneOffset.UTC));
+        CorrelationFixture f = new CorrelationFixture(new CorrelatorOptions(10, 3));
         CompiledRule r = compile(rule("r", "c", 100, Scope.GLOBAL, List.of(value("len", "$(context-length)"),
                 value("oldest", "${MESSAGE}@2"))), 0);
         LogEvent e = null;
@@ -329,19 +329,19 @@ class CorrelatorTest {
     void compileErrorsNameTheRuleAndTheAction() {
         RuleDef bad = rule("r1", null, 0, null, List.of(),
                 onMatch("\"a\" eq", message(InheritMode.NONE, List.of(), value("MESSAGE", "x"))));
-        assertThatThrownBy(() -> CompiledAction.compile(bad.actions().get(0), bad))
+        assertThatThrownBy(() -> CompiledAction.compile(bad.actions().get(0), 0, bad, ZoneOffset.UTC))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("rule 'r1' action 0").hasMessageContaining("condition does not compile");
         RuleDef badValue = rule("r2", null, 0, null, List.of(), onMatch(null,
                 message(InheritMode.NONE, List.of(), value("MESSAGE", "$(nosuch-function)"))));
-        assertThatThrownBy(() -> CompiledAction.compile(badValue.actions().get(0), badValue))
+        assertThatThrownBy(() -> CompiledAction.compile(badValue.actions().get(0), 0, badValue, ZoneOffset.UTC))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("rule 'r2' action 0").hasMessageContaining("'MESSAGE'")
                 .hasMessageContaining("unknown template function");
         RuleDef twoActions = rule("r3", null, 0, null, List.of(),
                 new ActionDef(Trigger.MATCH, null, 0, 1, null, null, 1),
                 onMatch(null, message(InheritMode.NONE, List.of(), value("v", "${x"))));
-        assertThatThrownBy(() -> CompiledAction.compile(twoActions.actions().get(1), twoActions))
+        assertThatThrownBy(() -> CompiledAction.compile(twoActions.actions().get(1), 1, twoActions, ZoneOffset.UTC))
                 .hasMessageContaining("rule 'r3' action 1");
     }
 }

@@ -43,8 +43,8 @@ final class ParseErrorMessage {
         e.fields().clear();
         e.setPri(PRI);
         e.setHostFromPeer();
-        e.setFieldIn(LogEvent.PROGRAM, LogEvent.IN_AUX, e.auxAppend(PROGRAM, 0, PROGRAM.length), PROGRAM.length);
-        e.setFieldIn(LogEvent.PID, LogEvent.IN_AUX, e.auxAppend(PID, 0, PID.length), PID.length);
+        e.setFieldCopy(LogEvent.PROGRAM, PROGRAM, 0, PROGRAM.length);
+        e.setFieldCopy(LogEvent.PID, PID, 0, PID.length);
         byte[] seq = Long.toString(SEQUENCES.computeIfAbsent(e.sourceId(), k -> new AtomicLong()).incrementAndGet()).getBytes(StandardCharsets.US_ASCII);
         e.fields().set(SEQUENCE_ID, 0, SEQUENCE_ID.length, seq, 0, seq.length, META_LEN);
 

@@ -1,21 +1,17 @@
-package dev.logrouter.core.rewrite;
-
-import dev.logrouter.core.event.FieldName;
-import dev.logrouter.core.event.FieldTable;
-import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.event.StructuredData;
+package dev.logrouter.core.event;
 
 /**
- * The field a rewrite rule reads and writes, resolved once from its configured name: one of the header
+ * A field resolved once from its name, for the steps that read and write fields by name (rewrite rules,
+ * PatternDB captures and values): one of the header
  * fields {@code HOST}, {@code PROGRAM}, {@code PID}, {@code MSGID}, {@code MSG} (or {@code MESSAGE}), or any
  * other name, which is a field of the event's name-value table ({@code .SDATA.id.param}, {@code .json.user},
  * {@code my_field}). A header field is written by copying the new value into the event's auxiliary buffer
  * and pointing the field at it; a name-value field is set in the table (a {@code .SDATA.} name keeps its
  * SD-ID, up to the next dot, so that {@code ${SDATA}} still serialises it).
  *
- * <p>Threads: immutable; the event passed in belongs to the calling parse worker.
+ * <p>Threads: immutable; the event passed in belongs to the calling thread.
  */
-final class EventField {
+public final class EventField {
 
     private final String name;
     private final int header;
@@ -30,7 +26,7 @@ final class EventField {
     }
 
     /** Resolves a configured field name; throws {@link IllegalArgumentException} for an empty one. */
-    static EventField of(String name) {
+    public static EventField of(String name) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("field must name a field: HOST, PROGRAM, PID, MSGID, MSG or a "
                     + "name-value field such as .SDATA.meta.sequenceId");
@@ -46,7 +42,7 @@ final class EventField {
      * The current value, looked up once: returns the array holding it and puts its offset and length in
      * {@code span[0]} and {@code span[1]}; returns null when the field is unset.
      */
-    byte[] read(LogEvent e, int[] span) {
+    public byte[] read(LogEvent e, int[] span) {
         if (header >= 0) {
             if (!e.isFieldSet(header)) {
                 return null;
@@ -66,26 +62,31 @@ final class EventField {
     }
 
     /**
-     * Sets the field to {@code len} bytes of {@code src}. {@code src} must not be one of the event's own
-     * buffers (render into a scratch buffer first): writing may grow them.
+     * Sets the field to {@code len} bytes of {@code src} (an empty value is set, not removed). {@code src} may
+     * be the event's raw frame (captures); a value rendered from the event's own fields goes through a scratch
+     * buffer first, since writing may grow the event's other buffers.
      */
-    void set(LogEvent e, byte[] src, int off, int len) {
+    public void set(LogEvent e, byte[] src, int off, int len) {
         if (header >= 0) {
-            int at = e.auxAppend(src, off, len);
-            e.setFieldIn(header, LogEvent.IN_AUX, at, len);
+            e.setFieldCopy(header, src, off, len);
         } else {
             e.fields().set(fieldName, src, off, len, sdIdLength);
         }
     }
 
     /** Removes the field; returns whether it was set. */
-    boolean unset(LogEvent e) {
+    public boolean unset(LogEvent e) {
         if (header >= 0) {
             boolean was = e.isFieldSet(header);
             e.unsetField(header);
             return was;
         }
         return e.fields().unset(fieldName);
+    }
+
+    /** The name as given (without {@code ${}}). */
+    public String name() {
+        return name;
     }
 
     @Override
