@@ -13,6 +13,8 @@ import dev.logrouter.patterndb.stage.PatternDbParserConfig;
 import dev.logrouter.patterndb.stage.PatternDbService;
 import dev.logrouter.netty.udp.UdpSourceConfig;
 import dev.logrouter.sinks.file.FileSinkConfig;
+import dev.logrouter.sinks.kafka.KafkaSinkConfig;
+import dev.logrouter.sinks.kafka.KafkaSourceConfig;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,7 +33,9 @@ public final class ComponentTypes {
     static {
         SOURCES.put("tcp", TcpSourceConfig.class);
         SOURCES.put("udp", UdpSourceConfig.class);
+        SOURCES.put("kafka", KafkaSourceConfig.class);
         SINKS.put("file", FileSinkConfig.class);
+        SINKS.put("kafka", KafkaSinkConfig.class);
         PARSERS.putAll(ParserTypes.core());
         PARSERS.put("patterndb", PatternDbParserConfig.class);
     }

@@ -24,6 +24,10 @@ import dev.logrouter.patterndb.stage.CorrelationStage;
 import dev.logrouter.patterndb.stage.PatternDbService;
 import dev.logrouter.sinks.file.FileSink;
 import dev.logrouter.sinks.file.FileSinkConfig;
+import dev.logrouter.sinks.kafka.KafkaSink;
+import dev.logrouter.sinks.kafka.KafkaSinkConfig;
+import dev.logrouter.sinks.kafka.KafkaSource;
+import dev.logrouter.sinks.kafka.KafkaSourceConfig;
 
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -89,6 +93,9 @@ public final class Router {
         if (sc instanceof FileSinkConfig f) {
             return new FileSink(f, zone, Clock.SYSTEM, metrics.group("Sink", f.name()));
         }
+        if (sc instanceof KafkaSinkConfig k) {
+            return new KafkaSink(k, zone, metrics.group("Sink", k.name()));
+        }
         throw new IllegalArgumentException("unsupported sink type " + sc.getClass().getSimpleName());
     }
 
@@ -101,6 +108,9 @@ public final class Router {
         if (sc instanceof UdpSourceConfig u) {
             var pub = new RingPublisher(pipeline.ring(), index, u.name(), u.format().hint(), sinkMask, group);
             return new UdpSource(u, transport, pub, group);
+        }
+        if (sc instanceof KafkaSourceConfig k) {
+            return new KafkaSource(k, pipeline.ring(), index, sinkMask, group);
         }
         throw new IllegalArgumentException("unsupported source type " + sc.getClass().getSimpleName());
     }
@@ -139,6 +149,9 @@ public final class Router {
             }
         }
         clean &= pipeline.drainAndStop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        for (Source s : sources) {
+            s.close(); // after the drain: a Kafka source commits what the sinks flushed
+        }
         transport.close();
         metrics.unregisterJmx();
         return clean;

@@ -57,6 +57,8 @@ public final class LogEvent {
     public static final byte FORMAT_AUTO = 0;
     public static final byte FORMAT_RFC3164 = 1;
     public static final byte FORMAT_RFC5424 = 2;
+    /** A JSON object as a {@code kafka} sink writes it by default (see {@code JsonEnvelopeParser}). */
+    public static final byte FORMAT_JSON = 3;
 
     /** Flag: the syslog header could not be parsed; MSG holds a replacement text built from the raw bytes. */
     public static final int FLAG_PARSE_ERROR = 1;

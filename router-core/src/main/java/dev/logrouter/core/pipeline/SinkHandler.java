@@ -80,6 +80,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     /** Gives up any retry in progress (forced stop). */
     public void abort() {
         aborted = true;
+        sink.abort();
     }
 
     @Override

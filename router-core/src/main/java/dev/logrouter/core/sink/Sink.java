@@ -32,6 +32,13 @@ public interface Sink {
     default void start() throws Exception {
     }
 
+    /**
+     * A forced stop gave up on this sink: a call blocked waiting for a server (e.g. for acknowledgements)
+     * should return or throw soon. Called from any thread; the default does nothing.
+     */
+    default void abort() {
+    }
+
     /** Flushes and releases resources; called once, on the sink thread, when the pipeline stops. */
     void close() throws Exception;
 }

@@ -5,8 +5,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * A running input that publishes into the ring. Stopping separates the signal from the wait:
  * {@link #stopAccepting()} closes listeners (no new connections or datagrams), {@link #awaitPublished}
- * lets open connections finish and waits until nothing read is left unpublished, {@link #close()} is
- * the forced stop (what could not be published is released and counted).
+ * lets open connections finish and waits until nothing read is left unpublished, {@link #close()} releases
+ * everything: the router calls it last, after the ring drained (so a source that acknowledges upstream, like
+ * Kafka's committed offsets, acknowledges there what the sinks flushed), and it is also the forced stop (what could
+ * not be published is released and counted).
  *
  * <p>Threads: lifecycle calls come from the thread that starts and stops the router.
  */

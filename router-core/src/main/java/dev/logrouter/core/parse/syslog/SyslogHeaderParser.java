@@ -12,7 +12,9 @@ import java.time.ZoneId;
  *
  * <p>Dispatch on {@link LogEvent#formatHint()}: {@link LogEvent#FORMAT_RFC3164} (a {@code network()} source) runs
  * the RFC 3164 parser only; {@link LogEvent#FORMAT_RFC5424} and {@link LogEvent#FORMAT_AUTO} (a {@code syslog()}
- * source) run the RFC 5424 parser and fall back silently to RFC 3164 when the frame has no VERSION 1. Trailing
+ * source) run the RFC 5424 parser and fall back silently to RFC 3164 when the frame has no VERSION 1;
+ * {@link LogEvent#FORMAT_JSON} (a {@code kafka} source reading what a {@code kafka} sink wrote) runs
+ * {@link JsonEnvelopeParser} and falls back to the syslog parsers when the frame is not a JSON object. Trailing
  * {@code \n} and {@code \0} bytes are ignored. A hard error (malformed PRI or RFC 5424 header) turns the event into
  * syslog-ng's replacement message and flags it {@link LogEvent#FLAG_PARSE_ERROR}; {@link #parse} never throws on
  * bad input. The stamp is always set: the message's own, or the receive time ({@link LogEvent#receivedMillis()})
@@ -29,6 +31,7 @@ public final class SyslogHeaderParser implements EventParser {
     private final StampResolver stamps;
     private final Rfc3164Parser rfc3164;
     private final Rfc5424Parser rfc5424;
+    private final JsonEnvelopeParser json;
 
     /**
      * @param receiverZone zone for zone-less timestamps, year guessing and the receive-time stamp
@@ -38,6 +41,7 @@ public final class SyslogHeaderParser implements EventParser {
         SyslogTimestampScanner timestamp = new SyslogTimestampScanner();
         this.rfc3164 = new Rfc3164Parser(timestamp, stamps);
         this.rfc5424 = new Rfc5424Parser(timestamp, stamps);
+        this.json = new JsonEnvelopeParser(stamps);
     }
 
     @Override
@@ -46,6 +50,9 @@ public final class SyslogHeaderParser implements EventParser {
         int end = e.rawLength();
         while (end > 0 && (b[end - 1] == '\n' || b[end - 1] == 0)) {
             end--;
+        }
+        if (e.formatHint() == LogEvent.FORMAT_JSON && json.parse(e, b, 0, end)) {
+            return;
         }
         if (e.formatHint() != LogEvent.FORMAT_RFC3164) {
             int result = rfc5424.parse(e, b, 0, end);

@@ -1,0 +1,109 @@
+package dev.logrouter.core.sink;
+
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.JsonStringEscaper;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+
+/**
+ * A sink's dead-letter destination: the items it can never write (a record too large for the broker, a
+ * document the index mapping rejects) as JSON lines, one per item,
+ * {@code {"time":"…","sink":"…","target":"…","reason":"…","key":"…","event":"…"}}, appended to a file
+ * ({@code data/dead-letter/<sink>.jsonl} by default) and counted ({@code deadLettered}). Each line is written
+ * and flushed to the operating system before {@link #write} returns. When the file itself cannot be written the
+ * error is printed with the item's reason and counted ({@code deadLetterFailures}): the item is then lost, and
+ * said to be.
+ *
+ * <p>Threads: the sink's thread (the file is opened on first use).
+ */
+public final class DeadLetterFile implements AutoCloseable {
+
+    /** Where a sink's dead letters go when its config names no file. */
+    public static Path defaultPath(String sinkName) {
+        return Path.of("data", "dead-letter", sinkName + ".jsonl");
+    }
+
+    private final String sink;
+    private final Path path;
+    private final ByteBuilder line = new ByteBuilder(1024);
+    private final Counter written;
+    private final Counter failures;
+    private OutputStream out;
+
+    public DeadLetterFile(String sink, Path path, MetricGroup metrics) {
+        this.sink = sink;
+        this.path = path;
+        this.written = metrics.counter("deadLettered", "Items this sink can never write, written to its dead-letter "
+                + "file with the reason.");
+        this.failures = metrics.counter("deadLetterFailures", "Dead letters that could not be written to the "
+                + "dead-letter file (the item is lost; the error is printed).");
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * Appends one dead letter.
+     *
+     * @param target where the item was going (topic, index)
+     * @param reason why it can never be written
+     * @param key    the item's key, or null
+     * @param event  the item as the sink rendered it
+     */
+    public void write(String target, String reason, byte[] key, byte[] event, int off, int len) {
+        line.reset();
+        line.append("{\"time\":\"").append(Instant.now().toString()).append("\",\"sink\":\"");
+        string(sink);
+        line.append("\",\"target\":\"");
+        string(target);
+        line.append("\",\"reason\":\"");
+        string(reason);
+        line.append((byte) '"');
+        if (key != null) {
+            line.append(",\"key\":\"");
+            JsonStringEscaper.escape(line, key, 0, key.length);
+            line.append((byte) '"');
+        }
+        line.append(",\"event\":\"");
+        JsonStringEscaper.escape(line, event, off, len);
+        line.append("\"}\n");
+        try {
+            if (out == null) {
+                Path dir = path.toAbsolutePath().getParent();
+                if (dir != null) {
+                    Files.createDirectories(dir);
+                }
+                out = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            }
+            out.write(line.array(), 0, line.length());
+            out.flush();
+            written.inc();
+        } catch (IOException e) {
+            failures.inc();
+            System.err.println("logrouter: sink " + sink + ": cannot write dead letter to " + path + " (" + e
+                    + "); item lost: " + reason);
+        }
+    }
+
+    private void string(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        JsonStringEscaper.escape(line, b, 0, b.length);
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (out != null) {
+            out.close();
+            out = null;
+        }
+    }
+}

@@ -1,0 +1,208 @@
+package dev.logrouter.sinks.kafka;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logrouter.core.config.ByteSize;
+import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.Template;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The Kafka sink against a real broker (a child JVM, one per class): records, keys and headers as rendered, the
+ * default JSON value read back into the same event, the dead-letter path for a record the producer can never
+ * send, topic names made valid, and a batch kept and sent again when the broker was away.
+ */
+class KafkaSinkTest {
+
+    @TempDir
+    static Path dir;
+    static KafkaBroker broker;
+
+    private final LogEvent slot = new LogEvent();
+    private final SyslogHeaderParser parser = new SyslogHeaderParser(ZoneOffset.UTC);
+    private final MetricGroup metrics = new MetricGroup("Sink", "k");
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = KafkaBroker.start(dir.resolve("broker"));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void everyRecordIsAcknowledgedWithItsKeyAndTheDefaultJsonReadsBackIntoTheSameEvent() throws Exception {
+        broker.createTopic("roundtrip", 3);
+        KafkaSink sink = sink(Map.of("topic", "round${PROGRAM}", "key", "${HOST}",
+                "headers", Map.of("origin", "${SOURCE}", "empty", "${.none}")));
+        sink.start();
+        int tag = Tags.id("kafka.test");
+        for (int i = 0; i < 300; i++) {
+            parse("<165>1 2026-11-22T10:00:0" + (i % 10) + ".123+01:00 host" + (i % 5) + " trip 42 ID7 "
+                    + "[meta seq=\"" + i + "\"] message " + i, LogEvent.FORMAT_RFC5424);
+            slot.fields().set(".app.user", "user" + i);
+            slot.addTag(tag);
+            sink.append(slot);
+        }
+        sink.flush();
+        assertThat(metrics.counter("acked", "").get()).isEqualTo(300);
+
+        List<ConsumerRecord<byte[], byte[]>> records = broker.readAll("roundtrip");
+        assertThat(records).hasSize(300);
+        ObjectMapper json = new ObjectMapper();
+        Map<Integer, Boolean> seen = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            JsonNode v = json.readTree(r.value());
+            int i = Integer.parseInt(v.get("MESSAGE").asText().substring("message ".length()));
+            seen.put(i, true);
+            assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo("host" + (i % 5));
+            assertThat(new String(r.headers().lastHeader("origin").value(), StandardCharsets.UTF_8)).isEqualTo("in");
+            assertThat(r.headers().lastHeader("empty")).isNull();
+
+            // a kafka source with format: json hands the value to the parse workers with this hint
+            slot.clear();
+            slot.setRaw(r.value(), 0, r.value().length);
+            slot.setSource(2, "kafka-in".getBytes(StandardCharsets.US_ASCII), LogEvent.FORMAT_JSON, 1L);
+            slot.setReceivedMillis(1);
+            parser.parse(slot);
+            assertThat(render("${HOST}|${PROGRAM}|${PID}|${MSGID}|${MSG}|${FACILITY}.${LEVEL}|${ISODATE}|${S_MSEC}"))
+                    .isEqualTo("host" + (i % 5) + "|trip|42|ID7|message " + i + "|local4.notice|2026-11-22T10:00:0"
+                            + (i % 10) + "+01:00|123");
+            assertThat(render("${.SDATA.meta.seq}|${.app.user}|${TAGS}|${SOURCEIP}"))
+                    .isEqualTo(i + "|user" + i + "|kafka.test|10.1.2.3");
+        }
+        assertThat(seen).hasSize(300);
+        sink.close();
+    }
+
+    @Test
+    void aRecordTooLargeForTheProducerIsDeadLetteredAndTheRestWritten() throws Exception {
+        broker.createTopic("small", 1);
+        Path dead = dir.resolve("dead/small.jsonl");
+        KafkaSink sink = sink(Map.of("topic", "small", "template", "${MSG}", "dead-letter", dead.toString(),
+                "properties", Map.of("max.request.size", "1024")));
+        sink.start();
+        for (int i = 0; i < 10; i++) {
+            String msg = i == 4 ? "big" + "x".repeat(4000) : "small " + i;
+            parse("<13>Mar  1 10:00:00 h app: " + msg, LogEvent.FORMAT_RFC3164);
+            sink.append(slot);
+        }
+        sink.flush(); // returns: the oversize record is not retried
+        assertThat(broker.values("small")).containsExactly("small 0", "small 1", "small 2", "small 3", "small 5",
+                "small 6", "small 7", "small 8", "small 9");
+        assertThat(metrics.counter("deadLettered", "").get()).isEqualTo(1);
+        List<String> lines = Files.readAllLines(dead);
+        assertThat(lines).hasSize(1);
+        JsonNode d = new ObjectMapper().readTree(lines.get(0));
+        assertThat(d.get("sink").asText()).isEqualTo("k");
+        assertThat(d.get("target").asText()).isEqualTo("small");
+        assertThat(d.get("reason").asText()).startsWith("RecordTooLargeException");
+        assertThat(d.get("event").asText()).isEqualTo("big" + "x".repeat(4000));
+        sink.close();
+    }
+
+    @Test
+    void renderedTopicNamesAreMadeValid() throws Exception {
+        KafkaSink sink = sink(Map.of("topic", "t-${HOST}", "template", "${MSG}"));
+        sink.start();
+        parse("<13>1 2026-11-22T10:00:00Z h p - - - one", LogEvent.FORMAT_RFC5424);
+        byte[] hostile = "a/b\\c:d..é".getBytes(StandardCharsets.UTF_8); // as a rewrite could set it
+        slot.setFieldCopy(LogEvent.HOST, hostile, 0, hostile.length);
+        sink.append(slot);
+        parse("<13>1 2026-11-22T10:00:00Z h p - - - two", LogEvent.FORMAT_RFC5424);
+        slot.setFieldCopy(LogEvent.HOST, new byte[0], 0, 0);
+        sink.append(slot);
+        sink.flush();
+        assertThat(broker.values("t-a_b_c_d..__")).containsExactly("one");
+        assertThat(broker.values("t-")).containsExactly("two");
+        sink.close();
+    }
+
+    @Test
+    void aBatchTheBrokerDidNotAcknowledgeIsKeptAndSentAgain() throws Exception {
+        broker.createTopic("outage", 1);
+        KafkaSink sink = sink(Map.of("topic", "outage", "template", "${MSG}", "delivery-timeout", "3s",
+                "flush-timeout", "10ms"));
+        sink.start();
+        parse("<13>Mar  1 10:00:00 h app: before", LogEvent.FORMAT_RFC3164);
+        sink.append(slot);
+        sink.flush();
+
+        broker.stop();
+        try {
+            for (int i = 0; i < 50; i++) {
+                parse("<13>Mar  1 10:00:00 h app: during " + i, LogEvent.FORMAT_RFC3164);
+                sink.append(slot);
+            }
+            assertThatThrownBy(sink::flush).isInstanceOf(KafkaDeliveryException.class)
+                    .hasMessageStartingWith("50 record(s) not acknowledged");
+            assertThat(metrics.counter("failed", "").get()).isPositive();
+        } finally {
+            broker.start();
+        }
+        sink.flush(); // what the sink handler does after its backoff: the kept records are sent again
+        assertThat(metrics.counter("resent", "").get()).isGreaterThanOrEqualTo(50);
+        List<String> values = broker.values("outage");
+        assertThat(values).contains("before");
+        for (int i = 0; i < 50; i++) {
+            assertThat(values).contains("during " + i);
+        }
+        assertThat(values).hasSize(51); // the broker saw none of them the first time: no duplicate
+        sink.close();
+    }
+
+    private void parse(String raw, byte hint) {
+        slot.clear();
+        byte[] b = raw.getBytes(StandardCharsets.UTF_8);
+        slot.setRaw(b, 0, b.length);
+        byte[] peer = "10.1.2.3".getBytes(StandardCharsets.US_ASCII);
+        slot.setPeer(peer, 0, peer.length);
+        slot.setSource(1, "in".getBytes(StandardCharsets.US_ASCII), hint, 1L);
+        slot.setReceivedMillis(1_700_000_000_000L);
+        parser.parse(slot);
+    }
+
+    private String render(String template) {
+        ByteBuilder out = new ByteBuilder(64);
+        Template.compile(template, ZoneOffset.UTC).render(slot, out);
+        return out.toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    private KafkaSink sink(Map<String, Object> o) {
+        Map<String, Object> m = new HashMap<>(o);
+        KafkaSinkConfig cfg = new KafkaSinkConfig("k", broker.bootstrap(), (String) m.get("topic"),
+                (String) m.get("key"),
+                (String) m.getOrDefault("template",
+                        "$(format-json --scope rfc5424 --scope all-nv-pairs --key ISODATE --key USEC --key TAGS --key SOURCEIP)"),
+                (Map<String, String>) m.getOrDefault("headers", Map.of()), "all", true, "none", 10000,
+                ByteSize.parse("256KiB"), TimeSpan.parse(m.getOrDefault("flush-timeout", "100ms")),
+                TimeSpan.parse(m.getOrDefault("delivery-timeout", "120s")), (String) m.get("dead-letter"),
+                (Map<String, String>) m.getOrDefault("properties", Map.of()));
+        return new KafkaSink(cfg, ZoneOffset.UTC, metrics);
+    }
+}
