@@ -69,6 +69,7 @@ public final class KafkaSource implements Source {
     private volatile boolean closing;
     private volatile Throwable failure;
     private long lastCommitNanos;
+    private volatile int assigned;
 
     private final Counter received;
     private final Counter bytes;
@@ -110,7 +111,7 @@ public final class KafkaSource implements Source {
         this.droppedUnpublished = metrics.counter("droppedUnpublished", "Records fetched but not yet published "
                 + "when their partition was taken away or the router stopped (not committed: read again).");
         this.errors = metrics.counter("errors", "Consumer errors (each printed; the source retries after 1 s).");
-        metrics.gauge("assignedPartitions", "Partitions this router reads now.", () -> published.size());
+        metrics.gauge("assignedPartitions", "Partitions this router reads now.", () -> assigned);
         metrics.gauge("uncommitted", "Records published whose offsets are not committed yet.", this::uncommitted);
     }
 
@@ -154,6 +155,7 @@ public final class KafkaSource implements Source {
             while (!stopFetching) {
                 try {
                     var records = consumer.poll(Duration.ofMillis(fetched.isEmpty() ? 100 : 5));
+                    assigned = consumer.assignment().size();
                     records.forEach(fetched::add);
                     publish();
                     if (fetched.isEmpty() && !paused.isEmpty()) {

@@ -1,0 +1,276 @@
+package dev.logrouter.server;
+
+import dev.logrouter.core.config.RouterConfig;
+import dev.logrouter.sinks.kafka.KafkaBroker;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static dev.logrouter.server.TestClient.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Kafka end to end, with real routers (Netty on loopback, the ring, real sinks) and a real broker in a child JVM
+ * (one for the class): TCP into a topic with the right keys; a broker stopped and restarted while messages keep
+ * coming loses nothing; two routers in one consumer group split the partitions, and a rebalance in the middle of
+ * the stream neither loses nor repeats a message, because offsets are committed only for what the sinks flushed.
+ */
+class KafkaRouterTest {
+
+    @TempDir
+    static Path dir;
+    static KafkaBroker broker;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = KafkaBroker.start(dir.resolve("broker"));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static Router router(String yaml) throws Exception {
+        RouterConfig cfg = ComponentTypes.loader().load(yaml.replace("@KAFKA@", broker.bootstrap()), "test.yaml");
+        Router r = new Router(cfg);
+        r.start();
+        return r;
+    }
+
+    private static String tcpToKafka(String sinkOptions) {
+        return """
+                sources:
+                  - name: net
+                    type: tcp
+                    bind: 127.0.0.1:0
+                routes:
+                  - name: all
+                    to: [bus]
+                sinks:
+                  - name: bus
+                    type: kafka
+                    bootstrap-servers: @KAFKA@
+                """ + sinkOptions.indent(4);
+    }
+
+    private static long metric(Router r, String type, String name, String metric) {
+        return r.metrics().require(type, name).value(metric);
+    }
+
+    @Test
+    void messagesSentOverTcpArriveInTheirTopicsWithTheirKeys() throws Exception {
+        broker.createTopic("logs-user", 2);
+        broker.createTopic("logs-local3", 2);
+        Router r = router(tcpToKafka("""
+                topic: "logs-${FACILITY}"
+                key: "${HOST}"
+                template: "${PROGRAM} ${MSG}"
+                """));
+        StringBuilder user = new StringBuilder();
+        StringBuilder local3 = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            (i % 2 == 0 ? user : local3).append(i % 2 == 0 ? "<13>" : "<157>").append("Mar  1 10:00:00 host")
+                    .append(i % 7).append(" app: m").append(i).append('\n');
+        }
+        TestClient.sendTcp(r.boundAddress("net"), user.toString());
+        TestClient.sendTcp(r.boundAddress("net"), local3.toString());
+        assertThat(await(() -> metric(r, "Sink", "bus", "acked") == 2000, 30_000)).isTrue();
+        assertThat(r.stop()).isTrue();
+
+        for (String topic : List.of("logs-user", "logs-local3")) {
+            List<ConsumerRecord<byte[], byte[]>> records = broker.readAll(topic);
+            assertThat(records).hasSize(1000);
+            Set<Integer> seen = new HashSet<>();
+            for (ConsumerRecord<byte[], byte[]> rec : records) {
+                String v = new String(rec.value(), StandardCharsets.UTF_8);
+                assertThat(v).startsWith("app m");
+                int i = Integer.parseInt(v.substring("app m".length()));
+                assertThat(i % 2).isEqualTo(topic.equals("logs-user") ? 0 : 1);
+                assertThat(new String(rec.key(), StandardCharsets.UTF_8)).isEqualTo("host" + (i % 7));
+                seen.add(i);
+            }
+            assertThat(seen).hasSize(1000);
+        }
+        assertThat(metric(r, "Sink", "bus", "written")).isEqualTo(2000);
+    }
+
+    @Test
+    void aBrokerStoppedAndRestartedMidStreamLosesNothing() throws Exception {
+        broker.createTopic("restart", 2);
+        Router r = router(tcpToKafka("""
+                topic: restart
+                key: "${PID}"
+                template: "${MSG}"
+                delivery-timeout: 5s
+                flush-timeout: 20ms
+                """));
+        int n = 30_000;
+        AtomicInteger written = new AtomicInteger();
+        AtomicReference<Throwable> sendError = new AtomicReference<>();
+        java.util.concurrent.CountDownLatch brokerStopped = new java.util.concurrent.CountDownLatch(1);
+        Thread sender = new Thread(() -> {
+            try (Socket s = new Socket()) {
+                s.connect(TestClient.address(r.boundAddress("net")), 5000);
+                OutputStream out = s.getOutputStream();
+                for (int i = 0; i < n; i++) {
+                    if (i == n / 3) {
+                        out.flush();
+                        brokerStopped.await(); // the rest arrives while the broker is away
+                    }
+                    out.write(("<13>Mar  1 10:00:00 h app[" + (i % 16) + "]: seq " + i + "\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    written.incrementAndGet();
+                }
+            } catch (IOException | InterruptedException e) {
+                sendError.set(e);
+            }
+        }, "sender");
+        sender.start();
+        assertThat(await(() -> metric(r, "Sink", "bus", "acked") > 1000, 30_000)).isTrue();
+        broker.stop(); // records of the first third may be in flight now
+        long ackedWhileDown = metric(r, "Sink", "bus", "acked");
+        brokerStopped.countDown();
+        assertThat(await(() -> metric(r, "Sink", "bus", "failed") > 0, 60_000)).isTrue(); // the outage was seen
+        broker.start();
+        sender.join(120_000);
+        assertThat(sendError.get()).isNull();
+        assertThat(written.get()).isEqualTo(n);
+        assertThat(r.stop()).isTrue();
+
+        List<String> values = broker.values("restart");
+        Set<String> distinct = new HashSet<>(values);
+        for (int i = 0; i < n; i++) {
+            assertThat(distinct).contains("seq " + i);
+        }
+        int duplicates = values.size() - distinct.size();
+        System.out.printf("broker restart: %d messages, %d acknowledged before the stop, %d records, %d duplicates, "
+                        + "%d resent%n", n, ackedWhileDown, values.size(), duplicates,
+                metric(r, "Sink", "bus", "resent"));
+        assertThat(duplicates).isLessThanOrEqualTo((int) metric(r, "Sink", "bus", "resent"));
+        assertThat(metric(r, "Sink", "bus", "lost")).isZero();
+    }
+
+    @Test
+    void twoRoutersInOneGroupSplitThePartitionsAndARebalanceNeitherLosesNorRepeats() throws Exception {
+        broker.createTopic("edge", 4);
+        // an edge router writes the default JSON; central routers read it back in a consumer group
+        Router edge = router(tcpToKafka("""
+                topic: edge
+                key: "${PID}"
+                """).replace("    to: [bus]", "    rewrite: [seq]\n    to: [bus]") + """
+                rewrites:
+                  seq:
+                    - {type: set, field: .edge.seq, value: "${MSG}"}
+                """);
+        String central = """
+                sources:
+                  - name: bus
+                    type: kafka
+                    bootstrap-servers: @KAFKA@
+                    topics: [edge]
+                    group-id: central
+                    format: json
+                    commit-interval: 200ms
+                routes:
+                  - name: all
+                    to: [out]
+                sinks:
+                  - name: out
+                    type: file
+                    path: "@OUT@"
+                    template: "${HOST} ${PROGRAM} ${MSG} ${.edge.seq} ${SOURCE}\\n"
+                    flush-timeout: 10ms
+                """;
+        Path outB = dir.resolve("b.log");
+        Path outC = dir.resolve("c.log");
+        Router b = router(central.replace("@OUT@", outB.toString()));
+        Router c = null;
+        try {
+            assertThat(await(() -> metric(b, "Source", "bus", "assignedPartitions") == 4, 30_000)).isTrue();
+            TestClient.sendTcp(edge.boundAddress("net"), messages(0, 2000));
+            assertThat(await(() -> lines(outB).size() == 2000, 30_000)).isTrue();
+
+            c = router(central.replace("@OUT@", outC.toString()));
+            Router cc = c;
+            assertThat(await(() -> metric(b, "Source", "bus", "assignedPartitions") == 2
+                    && metric(cc, "Source", "bus", "assignedPartitions") == 2, 60_000)).isTrue();
+            TestClient.sendTcp(edge.boundAddress("net"), messages(2000, 4000));
+            assertThat(await(() -> lines(outB).size() + lines(outC).size() >= 4000, 30_000)).isTrue();
+        } finally {
+            assertThat(edge.stop()).isTrue();
+            assertThat(b.stop()).isTrue();
+            if (c != null) {
+                assertThat(c.stop()).isTrue();
+            }
+        }
+        List<String> all = new ArrayList<>(lines(outB));
+        all.addAll(lines(outC));
+        assertThat(all).hasSize(4000); // nothing repeated across the rebalance
+        Set<String> distinct = new HashSet<>(all);
+        for (int i = 0; i < 4000; i++) {
+            assertThat(distinct).contains("edge" + (i % 3) + " app m" + i + " m" + i + " bus");
+        }
+        assertThat(lines(outC)).isNotEmpty();
+        assertThat(lines(outB).size()).isGreaterThan(2000); // b kept two partitions after the rebalance
+        assertThat(metric(b, "Source", "bus", "rebalances")).isPositive();
+
+        // every record read was committed, after it was written
+        try (Admin admin = broker.admin()) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
+                    Map.of("central", new ListConsumerGroupOffsetsSpec())).partitionsToOffsetAndMetadata("central")
+                    .get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int p = 0; p < 4; p++) {
+                latest.put(new TopicPartition("edge", p), OffsetSpec.latest());
+            }
+            var end = admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
+            for (TopicPartition tp : latest.keySet()) {
+                assertThat(committed.get(tp).offset()).as("committed offset of " + tp).isEqualTo(end.get(tp).offset());
+            }
+        }
+    }
+
+    /** RFC 3164 lines from hosts edge0..2, message m<i>, for i in [from, to). */
+    private static String messages(int from, int to) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = from; i < to; i++) {
+            sb.append("<13>Mar  1 10:00:00 edge").append(i % 3).append(" app[").append(i % 8).append("]: m")
+                    .append(i).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
