@@ -110,7 +110,7 @@ public final class Router {
             return new UdpSource(u, transport, pub, group);
         }
         if (sc instanceof KafkaSourceConfig k) {
-            return new KafkaSource(k, pipeline.ring(), index, sinkMask, group);
+            return new KafkaSource(k, pipeline.ring(), pipeline::completedSequence, index, sinkMask, group);
         }
         throw new IllegalArgumentException("unsupported source type " + sc.getClass().getSimpleName());
     }

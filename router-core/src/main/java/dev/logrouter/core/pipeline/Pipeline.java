@@ -173,6 +173,22 @@ public final class Pipeline {
         return ringSize;
     }
 
+    /**
+     * The highest ring sequence up to which every event has been flushed by every sink that took it (for a Kafka
+     * sink: acknowledged by the broker); without sinks, the sequence every stage has passed. A source that
+     * acknowledges upstream (Kafka offsets) acknowledges only events up to this. Any thread.
+     */
+    public long completedSequence() {
+        if (sinkHandlers.isEmpty()) {
+            return disruptor.getRingBuffer().getMinimumGatingSequence();
+        }
+        long min = Long.MAX_VALUE;
+        for (SinkHandler h : sinkHandlers) {
+            min = Math.min(min, h.durableSequence());
+        }
+        return min;
+    }
+
     public List<SinkHandler> sinkHandlers() {
         return List.copyOf(sinkHandlers);
     }

@@ -11,8 +11,17 @@ package dev.logrouter.core.sink;
  * @param batchSize         most events in one batch (syslog-ng flush-lines, Kafka records, ES docs)
  * @param batchBytes        most bytes in one batch
  * @param flushTimeoutNanos longest an appended event waits while more keep arriving
+ * @param flushWhenIdle     flush whenever the ring has nothing more for the sink (files: lines reach the file at
+ *                          once at low rates). False for a sink whose writes go out on their own and whose flush
+ *                          waits for a server's acknowledgement (Kafka): its batches then end only by size or age,
+ *                          so that the sink does not wait for a round trip every time the ring runs dry.
  */
-public record FlushPolicy(int batchSize, long batchBytes, long flushTimeoutNanos) {
+public record FlushPolicy(int batchSize, long batchBytes, long flushTimeoutNanos, boolean flushWhenIdle) {
+
+    /** A policy that also flushes whenever the ring has nothing more for the sink. */
+    public FlushPolicy(int batchSize, long batchBytes, long flushTimeoutNanos) {
+        this(batchSize, batchBytes, flushTimeoutNanos, true);
+    }
 
     public FlushPolicy {
         if (batchSize < 1) {
@@ -36,7 +45,7 @@ public record FlushPolicy(int batchSize, long batchBytes, long flushTimeoutNanos
         if (events == 0) {
             return false;
         }
-        return endOfBatch || events >= batchSize || bytes >= batchBytes
+        return (endOfBatch && flushWhenIdle) || events >= batchSize || bytes >= batchBytes
                 || nowNanos - firstNanos >= flushTimeoutNanos;
     }
 

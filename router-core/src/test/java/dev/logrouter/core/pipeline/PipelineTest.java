@@ -225,6 +225,30 @@ class PipelineTest {
     }
 
     @Test
+    void theCompletedSequenceWaitsForTheSlowestSinksFlush() throws Exception {
+        RecordingSink files = new RecordingSink();
+        RecordingSink bus = new RecordingSink();
+        // "bus" flushes by size only (as a Kafka sink does): 25 events leave 5 unflushed
+        build(binding("files", 1000, files),
+                new SinkBinding("bus", new FlushPolicy(10, Long.MAX_VALUE, Long.MAX_VALUE, false), bus));
+        pipeline.start();
+        publish(0, 25, 0b11L);
+        assertThat(await(() -> files.messages().size() == 25 && bus.messages().size() == 20)).isTrue();
+        assertThat(await(() -> pipeline.completedSequence() == 19)).isTrue(); // 0..19 are out in both sinks
+        publish(25, 30, 0b01L); // for "files" only: "bus" still holds 20..24
+        assertThat(await(() -> files.messages().size() == 30)).isTrue();
+        assertThat(pipeline.completedSequence()).isEqualTo(19);
+        publish(30, 35, 0b10L); // "bus" reaches 10 again: flushes 20..24 and 30..34
+        assertThat(await(() -> bus.messages().size() == 30)).isTrue();
+        assertThat(await(() -> pipeline.completedSequence() == 34)).isTrue();
+        drain();
+    }
+
+    private static boolean await(java.util.function.BooleanSupplier condition) {
+        return dev.logrouter.core.testing.Conditions.await(condition, java.time.Duration.ofSeconds(10));
+    }
+
+    @Test
     void bytesLimitCutsBatches() throws Exception {
         RecordingSink sink = new RecordingSink();
         // every message is "msg-N": 5 bytes for N < 10, so 4 of them reach 20 bytes

@@ -5,6 +5,9 @@ import dev.logrouter.core.config.Option;
 import dev.logrouter.core.config.SinkConfig;
 import dev.logrouter.core.config.TimeSpan;
 import dev.logrouter.core.sink.FlushPolicy;
+import dev.logrouter.core.template.Template;
+
+import java.time.ZoneOffset;
 
 import java.util.Locale;
 import java.util.Map;
@@ -87,11 +90,30 @@ public record KafkaSinkConfig(
         if (bootstrapServers != null && bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("bootstrap-servers must not be empty");
         }
+        compiles("topic", topic);
+        compiles("key", key);
+        compiles("template", template);
+        if (headers != null) {
+            headers.forEach((h, t) -> compiles("headers." + h, t));
+        }
+    }
+
+    /** Template errors are configuration errors (check-config reports them). */
+    private static void compiles(String option, String template) {
+        if (template == null) {
+            return;
+        }
+        try {
+            Template.compile(template, ZoneOffset.UTC);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
     }
 
     /**
      * The sink's batch: {@code batch-size} records, or half the producer's {@code buffer.memory} (so that a batch
-     * never waits for producer memory), or {@code flush-timeout}.
+     * never waits for producer memory), or {@code flush-timeout}; not whenever the ring runs dry (the producer
+     * sends on its own after {@code linger.ms}; waiting for acknowledgements each time would cost a round trip).
      */
     @Override
     public FlushPolicy flushPolicy() {
@@ -105,6 +127,6 @@ public record KafkaSinkConfig(
                         + "'");
             }
         }
-        return new FlushPolicy(batchSize, Math.max(1, memory / 2), flushTimeout.nanos());
+        return new FlushPolicy(batchSize, Math.max(1, memory / 2), flushTimeout.nanos(), false);
     }
 }

@@ -29,12 +29,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Reads topics in a consumer group and publishes each record's value into the ring as one message (its format
  * per {@code format:}). At least once: a partition's offset is committed only up to records whose ring sequence
- * every last stage has passed, i.e. every sink the routes selected has flushed them (a Kafka sink: the broker
- * acknowledged them). So a router that dies, or loses its partitions, leaves the rest to be read again.
+ * is completed, i.e. every sink the routes selected has flushed them (a Kafka sink: the broker acknowledged them). So a router that dies, or loses its partitions, leaves the rest to be read again.
  *
  * <p>Flow control: records are published without blocking; when the ring has no room the source pauses its
  * partitions (so {@code poll} keeps the group membership alive but fetches nothing) and resumes once everything
@@ -52,6 +52,7 @@ public final class KafkaSource implements Source {
 
     private final KafkaSourceConfig cfg;
     private final RingBuffer<LogEvent> ring;
+    private final LongSupplier completed;
     private final int sourceId;
     private final byte[] sourceName;
     private final long sinkMask;
@@ -82,15 +83,20 @@ public final class KafkaSource implements Source {
     private final Counter droppedUnpublished;
     private final Counter errors;
 
-    public KafkaSource(KafkaSourceConfig cfg, RingBuffer<LogEvent> ring, int sourceId, long sinkMask,
-                       MetricGroup metrics) {
-        this(cfg, ring, sourceId, sinkMask, metrics, KafkaConsumer::new);
+    /**
+     * @param completed the highest ring sequence up to which every sink that took an event has flushed it
+     *                  ({@code Pipeline::completedSequence}): offsets are committed up to there
+     */
+    public KafkaSource(KafkaSourceConfig cfg, RingBuffer<LogEvent> ring, LongSupplier completed, int sourceId,
+                       long sinkMask, MetricGroup metrics) {
+        this(cfg, ring, completed, sourceId, sinkMask, metrics, KafkaConsumer::new);
     }
 
-    KafkaSource(KafkaSourceConfig cfg, RingBuffer<LogEvent> ring, int sourceId, long sinkMask, MetricGroup metrics,
-                Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory) {
+    KafkaSource(KafkaSourceConfig cfg, RingBuffer<LogEvent> ring, LongSupplier completed, int sourceId, long sinkMask,
+                MetricGroup metrics, Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory) {
         this.cfg = cfg;
         this.ring = ring;
+        this.completed = completed;
         this.sourceId = sourceId;
         this.sourceName = cfg.name().getBytes(StandardCharsets.UTF_8);
         this.sinkMask = sinkMask;
@@ -277,7 +283,7 @@ public final class KafkaSource implements Source {
     }
 
     private Map<TopicPartition, OffsetAndMetadata> flushedOffsets(Collection<TopicPartition> parts) {
-        long done = ring.getMinimumGatingSequence();
+        long done = completed.getAsLong();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (TopicPartition tp : parts) {
             Published p = published.get(tp);
@@ -357,7 +363,7 @@ public final class KafkaSource implements Source {
                 }
             }
             long deadline = System.nanoTime() + cfg.revokeTimeout().nanos();
-            while (last >= 0 && ring.getMinimumGatingSequence() < last && System.nanoTime() - deadline < 0) {
+            while (last >= 0 && completed.getAsLong() < last && System.nanoTime() - deadline < 0) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
             Map<TopicPartition, OffsetAndMetadata> offsets = flushedOffsets(parts);
