@@ -69,6 +69,7 @@ LR_PARSE_WORKERS=${LR_PARSE_WORKERS:-2}
 LR_BATCH_SIZE=${LR_BATCH_SIZE:-5000}
 LR_FLUSH_TIMEOUT=${LR_FLUSH_TIMEOUT:-5ms}
 LR_JAVA_OPTS=${LR_JAVA_OPTS:-}
+LR_SINK_EXTRA=${LR_SINK_EXTRA:-}   # more YAML lines for the sink, e.g. $'batch-bytes: 1MiB\nack-interval: 1s'
 KEEP_TOPICS=${KEEP_TOPICS:-0}
 SAMPLE=${SAMPLE:-1}
 LOCK=${LOCK:-/tmp/cpu.lock}
@@ -228,6 +229,7 @@ write_lr_config() {
     echo "    batch-size: $LR_BATCH_SIZE"
     echo "    flush-timeout: $LR_FLUSH_TIMEOUT"
     echo "    compression: $COMPRESSION"
+    [ -n "$LR_SINK_EXTRA" ] && printf '%s\n' "$LR_SINK_EXTRA" | sed 's/^/    /'
   } > "$f"
 }
 

@@ -44,7 +44,7 @@ import java.util.function.Function;
  * ({@code producer.flush()}) and returns only when every record of the batch is acknowledged, so the sink's ring
  * sequence (and with it a {@code kafka} source's committed offsets) never passes a record that could still be lost.
  * The producer sends records on its own meanwhile ({@code linger.ms} = {@code flush-timeout}), so a batch ends by
- * size or age, not each time the ring runs dry ({@link KafkaSinkConfig#flushPolicy()}): the wait at its end is for
+ * size or age ({@code batch-size}, {@code ack-interval}), not each time the ring runs dry ({@link KafkaSinkConfig#flushPolicy()}): the wait at its end is for
  * the last records only, not one round trip per burst.
  *
  * <p>Outcomes per record, decided in the producer's delivery callback:

@@ -53,10 +53,13 @@ public record KafkaSinkConfig(
         @Option(doc = "The producer's batch.size: most bytes in one partition's record batch.",
                 defaultValue = "256KiB")
         ByteSize batchBytes,
-        @Option(doc = "The producer's linger.ms, and the longest a record waits in the sink's batch while more "
-                + "keep coming; a batch is also sent whenever the ring has nothing more for the sink.",
-                defaultValue = "100ms")
+        @Option(doc = "The producer's linger.ms: how long a partition's record batch waits for more records "
+                + "before it is sent.", defaultValue = "5ms")
         TimeSpan flushTimeout,
+        @Option(doc = "Longest a sink batch stays open: when its oldest record is this old (or it holds batch-size "
+                + "records) the sink waits for every acknowledgement of the batch, counts it written and lets a "
+                + "kafka source commit it.", defaultValue = "1s")
+        TimeSpan ackInterval,
         @Option(doc = "The producer's delivery.timeout.ms: how long it retries a record by itself before the sink "
                 + "sees the failure and sends the record again (with backoff; nothing is dropped).",
                 defaultValue = "120s")
@@ -112,7 +115,7 @@ public record KafkaSinkConfig(
 
     /**
      * The sink's batch: {@code batch-size} records, or half the producer's {@code buffer.memory} (so that a batch
-     * never waits for producer memory), or {@code flush-timeout}; not whenever the ring runs dry (the producer
+     * never waits for producer memory), or {@code ack-interval}; not whenever the ring runs dry (the producer
      * sends on its own after {@code linger.ms}; waiting for acknowledgements each time would cost a round trip).
      */
     @Override
@@ -127,6 +130,6 @@ public record KafkaSinkConfig(
                         + "'");
             }
         }
-        return new FlushPolicy(batchSize, Math.max(1, memory / 2), flushTimeout.nanos(), false);
+        return new FlushPolicy(batchSize, Math.max(1, memory / 2), ackInterval.nanos(), false);
     }
 }

@@ -200,7 +200,7 @@ class KafkaSinkTest {
                 (String) m.getOrDefault("template",
                         "$(format-json --scope rfc5424 --scope all-nv-pairs --key ISODATE --key USEC --key TAGS --key SOURCEIP)"),
                 (Map<String, String>) m.getOrDefault("headers", Map.of()), "all", true, "none", 10000,
-                ByteSize.parse("256KiB"), TimeSpan.parse(m.getOrDefault("flush-timeout", "100ms")),
+                ByteSize.parse("256KiB"), TimeSpan.parse(m.getOrDefault("flush-timeout", "5ms")), TimeSpan.parse("1s"),
                 TimeSpan.parse(m.getOrDefault("delivery-timeout", "120s")), (String) m.get("dead-letter"),
                 (Map<String, String>) m.getOrDefault("properties", Map.of()));
         return new KafkaSink(cfg, ZoneOffset.UTC, metrics);
