@@ -148,9 +148,12 @@ public final class Router {
                 s.close(); // counts what it abandons
             }
         }
-        clean &= pipeline.drainAndStop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        for (Source s : sources) {
-            s.close(); // after the drain: a Kafka source commits what the sinks flushed
+        try {
+            clean &= pipeline.drainAndStop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } finally {
+            for (Source s : sources) {
+                s.close(); // after the drain: a Kafka source commits what the sinks flushed
+            }
         }
         transport.close();
         metrics.unregisterJmx();

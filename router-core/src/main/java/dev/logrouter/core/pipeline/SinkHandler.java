@@ -47,6 +47,8 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     /** Highest sequence up to which every event for this sink is flushed (published for other threads). */
     private volatile long durable = -1;
     private long current = -1;
+    /** A forced stop gave up on an event: the durable sequence never moves again (nothing lost is acknowledged). */
+    private boolean gaveUp;
     private volatile int state;
     private volatile String lastError = "";
 
@@ -116,7 +118,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 endOfBatch)) {
             flush();
         }
-        if (pendingEvents == 0) {
+        if (pendingEvents == 0 && !gaveUp) {
             durable = sequence;
         }
     }
@@ -125,6 +127,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         long n = retrying(Op.APPEND, event);
         if (n < 0) {
             lost.inc(); // forced stop gave up on it
+            gaveUp = true;
             return;
         }
         if (pendingEvents == 0) {
@@ -144,7 +147,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 false)) {
             flush();
         }
-        if (pendingEvents == 0) {
+        if (pendingEvents == 0 && !gaveUp) {
             durable = current; // every event handled so far is out
         }
         retrying(Op.TICK, null);
@@ -155,6 +158,9 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         try {
             if (pendingEvents > 0) {
                 flush();
+            }
+            if (pendingEvents == 0 && !gaveUp) {
+                durable = current; // the last events, flushed on the way out
             }
             retrying(Op.CLOSE, null);
         } finally {
@@ -167,6 +173,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
 
     private void flush() {
         if (retrying(Op.FLUSH, null) < 0) {
+            gaveUp = true;
             return; // forced stop: onShutdown counts the batch as lost
         }
         written.add(pendingEvents);
@@ -175,7 +182,9 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         pendingEvents = 0;
         pendingBytes = 0;
         // everything before the event being handled is out (the event itself may be appended after this flush)
-        durable = Math.max(durable, current - 1);
+        if (!gaveUp) {
+            durable = Math.max(durable, current - 1);
+        }
     }
 
     private enum Op { START, APPEND, FLUSH, TICK, CLOSE }

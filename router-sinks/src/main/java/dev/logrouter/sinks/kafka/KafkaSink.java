@@ -108,6 +108,7 @@ public final class KafkaSink implements Sink {
         this.cfg = cfg;
         this.producerFactory = producerFactory;
         this.producerConfig = producerConfig(cfg);
+        new ProducerConfig(producerConfig); // a bad property fails the router's start, not the sink thread forever
         this.topicTemplate = Template.compile(cfg.topic(), zone);
         this.keyTemplate = cfg.key() == null ? null : Template.compile(cfg.key(), zone);
         this.valueTemplate = Template.compile(cfg.template(), zone);
@@ -244,7 +245,7 @@ public final class KafkaSink implements Sink {
             s.onCompletion(null, e);
             replaceProducer = !aborted;
         }
-        if (s.error != null) {
+        if (s.error != null && !neverWritable(s.error)) {
             // failed before it was queued (typically no metadata after max.block.ms with the brokers away):
             // the batch's next records are not offered to this producer until the next flush, so a broker outage
             // costs one max.block.ms wait per flush attempt, not one per record
@@ -322,17 +323,14 @@ public final class KafkaSink implements Sink {
 
     @Override
     public void close() throws Exception {
-        try {
-            if (count > 0 && !aborted) {
-                flush();
-            }
-        } finally {
-            Producer<byte[], byte[]> p = producer;
-            if (p != null) {
-                p.close(aborted ? Duration.ZERO : Duration.ofSeconds(30));
-            }
-            deadLetters.close();
+        if (count > 0 && !aborted) {
+            flush(); // throws while records are unacknowledged: the handler retries close, producer still open
         }
+        Producer<byte[], byte[]> p = producer;
+        if (p != null) {
+            p.close(aborted ? Duration.ZERO : Duration.ofSeconds(30));
+        }
+        deadLetters.close();
     }
 
     private double producerMetric(String metric) {

@@ -315,7 +315,7 @@ public final class KafkaSource implements Source {
     @Override
     public boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException {
         stopFetching = true;
-        return fetchingStopped.await(timeout, unit);
+        return thread == null || fetchingStopped.await(timeout, unit); // never started: nothing to wait for
     }
 
     /**

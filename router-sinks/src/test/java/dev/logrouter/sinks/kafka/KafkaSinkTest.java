@@ -164,7 +164,17 @@ class KafkaSinkTest {
         } finally {
             broker.start();
         }
-        sink.flush(); // what the sink handler does after its backoff: the kept records are sent again
+        // what the sink handler does: flush again after a backoff until the kept records are acknowledged
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                sink.flush();
+                break;
+            } catch (KafkaDeliveryException e) {
+                assertThat(System.nanoTime()).as("acknowledged within 60 s after the restart").isLessThan(deadline);
+                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100));
+            }
+        }
         assertThat(metrics.counter("resent", "").get()).isGreaterThanOrEqualTo(50);
         List<String> values = broker.values("outage");
         assertThat(values).contains("before");

@@ -52,6 +52,7 @@ final class JsonEnvelopeParser {
         int facility = -1;
         int severity = -1;
         String isodate = null;
+        String sourceIp = null;
         int usec = -1;
         e.fields().beginTransaction();
         try (JsonParser p = FACTORY.createParser(b, off, end - off)) {
@@ -80,8 +81,7 @@ final class JsonEnvelopeParser {
                         }
                     }
                 } else if (key.equals("SOURCEIP") && v == JsonToken.VALUE_STRING) {
-                    byte[] ip = p.getText().getBytes(StandardCharsets.UTF_8);
-                    e.setPeer(ip, 0, ip.length);
+                    sourceIp = p.getText();
                 } else if (!key.equals("DATE")) {
                     name.setLength(0);
                     name.append(key.startsWith("_") ? "." + key.substring(1) : key);
@@ -95,8 +95,13 @@ final class JsonEnvelopeParser {
             return undo(e); // not JSON, or cut
         }
         e.fields().commit();
-        e.setPri(facility < 0 && severity < 0 ? LogEvent.DEFAULT_PRI
-                : (Math.max(facility, 0) << 3) | (severity < 0 ? 5 : severity));
+        if (sourceIp != null) {
+            byte[] ip = sourceIp.getBytes(StandardCharsets.UTF_8);
+            e.setPeer(ip, 0, ip.length);
+        }
+        // a missing facility or severity takes user.notice's part, as a message without PRI
+        e.setPri(((facility < 0 ? LogEvent.DEFAULT_PRI >> 3 : facility) << 3)
+                | (severity < 0 ? LogEvent.DEFAULT_PRI & 7 : severity));
         if (!stamp(e, isodate, usec)) {
             stamps.setReceiveTime(e);
         }
