@@ -229,7 +229,7 @@ write_lr_config() {
     echo "    batch-size: $LR_BATCH_SIZE"
     echo "    flush-timeout: $LR_FLUSH_TIMEOUT"
     echo "    compression: $COMPRESSION"
-    [ -n "$LR_SINK_EXTRA" ] && printf '%s\n' "$LR_SINK_EXTRA" | sed 's/^/    /'
+    if [ -n "$LR_SINK_EXTRA" ]; then printf '%s\n' "$LR_SINK_EXTRA" | sed 's/^/    /'; fi
   } > "$f"
 }
 
