@@ -1,5 +1,7 @@
 package dev.logrouter.netty;
 
+import dev.logrouter.core.source.SyslogFormat;
+
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
 import dev.logrouter.core.config.ByteSize;

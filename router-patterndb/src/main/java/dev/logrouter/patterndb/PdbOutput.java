@@ -23,7 +23,7 @@ public final class PdbOutput {
             LogEvent.MSGID};
     private static final String[] BUILT_IN_NAMES = {"HOST", "MESSAGE", "PROGRAM", "PID", "MSGID"};
 
-    private static final int UNKNOWN = Tags.id(".classifier.unknown");
+    private static final int UNKNOWN = dev.logrouter.patterndb.classify.Classifier.UNKNOWN_TAG;
 
     private PdbOutput() {
     }

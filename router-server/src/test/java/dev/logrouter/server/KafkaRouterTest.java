@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Kafka end to end, with real routers (Netty on loopback, the ring, real sinks) and a real broker in a child JVM
  * (one for the class): TCP into a topic with the right keys; a broker stopped and restarted while messages keep
- * coming loses nothing; two routers in one consumer group split the partitions, and a rebalance in the middle of
- * the stream neither loses nor repeats a message, because offsets are committed only for what the sinks flushed.
+ * coming loses nothing; two routers in one consumer group split the partitions, and a rebalance between two bursts
+ * of the stream neither loses nor repeats a message, because offsets are committed only for what the sinks flushed.
  */
 class KafkaRouterTest {
 

@@ -93,8 +93,80 @@ public final class SyslogNames {
         return alias >= 0 ? SEVERITY_ALIAS_NUMBERS[alias] : -1;
     }
 
+    /**
+     * As {@link #facilityNumber(String)} for UTF-8 bytes, also taking the number itself (0..23); -1 otherwise.
+     * Allocates nothing (a message field on a parse worker).
+     */
+    public static int facilityNumber(byte[] b, int off, int len) {
+        int n = smallNumber(b, off, len);
+        if (n >= 0) {
+            return n < FACILITY_BYTES.length ? n : -1;
+        }
+        if (equalsIgnoreCase(b, off, len, MEGASAFE)) {
+            return 10;
+        }
+        return indexOfIgnoreCase(FACILITY_BYTES, b, off, len);
+    }
+
+    /** As {@link #severityNumber(String)} for UTF-8 bytes, also taking the number itself (0..7); -1 otherwise. */
+    public static int severityNumber(byte[] b, int off, int len) {
+        int n = smallNumber(b, off, len);
+        if (n >= 0) {
+            return n < SEVERITY_BYTES.length ? n : -1;
+        }
+        int i = indexOfIgnoreCase(SEVERITY_BYTES, b, off, len);
+        if (i >= 0) {
+            return i;
+        }
+        int alias = indexOfIgnoreCase(SEVERITY_ALIAS_BYTES, b, off, len);
+        return alias >= 0 ? SEVERITY_ALIAS_NUMBERS[alias] : -1;
+    }
+
+    /** 1-2 decimal digits as a number, or -1. */
+    private static int smallNumber(byte[] b, int off, int len) {
+        if (len < 1 || len > 2) {
+            return -1;
+        }
+        int n = 0;
+        for (int i = off; i < off + len; i++) {
+            if (b[i] < '0' || b[i] > '9') {
+                return -1;
+            }
+            n = n * 10 + (b[i] - '0');
+        }
+        return n;
+    }
+
+    private static int indexOfIgnoreCase(byte[][] names, byte[] b, int off, int len) {
+        for (int i = 0; i < names.length; i++) {
+            if (equalsIgnoreCase(b, off, len, names[i])) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean equalsIgnoreCase(byte[] b, int off, int len, byte[] name) {
+        if (len != name.length) {
+            return false;
+        }
+        for (int i = 0; i < len; i++) {
+            int c = b[off + i];
+            if (c >= 'A' && c <= 'Z') {
+                c += 'a' - 'A';
+            }
+            if (c != name[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final byte[] MEGASAFE = {'m', 'e', 'g', 'a', 's', 'a', 'f', 'e'};
+
     private static final String[] SEVERITY_ALIASES = {"emergency", "panic", "critical", "error", "warn", "informational"};
     private static final int[] SEVERITY_ALIAS_NUMBERS = {0, 0, 2, 3, 4, 6};
+    private static final byte[][] SEVERITY_ALIAS_BYTES = ascii(SEVERITY_ALIASES);
 
     private static int indexOfIgnoreCase(String[] names, String name) {
         for (int i = 0; i < names.length; i++) {

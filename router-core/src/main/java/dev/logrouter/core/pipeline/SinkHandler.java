@@ -46,6 +46,8 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     private volatile boolean aborted;
     /** Highest sequence up to which every event for this sink is flushed (published for other threads). */
     private volatile long durable = -1;
+    /** What {@link #durable} will be published as: kept in a plain field per event, published once per batch. */
+    private long settled = -1;
     private long current = -1;
     /** A forced stop gave up on an event: the durable sequence never moves again (nothing lost is acknowledged). */
     private boolean gaveUp;
@@ -119,7 +121,10 @@ public final class SinkHandler implements EventHandler<LogEvent> {
             flush();
         }
         if (pendingEvents == 0 && !gaveUp) {
-            durable = sequence;
+            settled = sequence;
+        }
+        if (endOfBatch) {
+            durable = settled; // one volatile store per Disruptor batch, not per event
         }
     }
 
@@ -148,8 +153,9 @@ public final class SinkHandler implements EventHandler<LogEvent> {
             flush();
         }
         if (pendingEvents == 0 && !gaveUp) {
-            durable = current; // every event handled so far is out
+            settled = current; // every event handled so far is out
         }
+        durable = settled;
         retrying(Op.TICK, null);
     }
 
@@ -160,8 +166,9 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 flush();
             }
             if (pendingEvents == 0 && !gaveUp) {
-                durable = current; // the last events, flushed on the way out
+                settled = current; // the last events, flushed on the way out
             }
+            durable = settled;
             retrying(Op.CLOSE, null);
         } finally {
             if (pendingEvents > 0) {
@@ -183,8 +190,9 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         pendingBytes = 0;
         // everything before the event being handled is out (the event itself may be appended after this flush)
         if (!gaveUp) {
-            durable = Math.max(durable, current - 1);
+            settled = Math.max(settled, current - 1);
         }
+        durable = settled;
     }
 
     private enum Op { START, APPEND, FLUSH, TICK, CLOSE }

@@ -77,6 +77,16 @@ public final class ByteBuilder {
     }
 
     /** Appends {@code v} as exactly {@code width} digits, zero-padded (v must be non-negative). */
+    private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+
+    /** Appends the byte {@code b & 0xff} as two lower-case hex digits. */
+    public ByteBuilder appendHexByte(int b) {
+        ensure(2);
+        buf[len++] = HEX[(b >> 4) & 0xf];
+        buf[len++] = HEX[b & 0xf];
+        return this;
+    }
+
     public ByteBuilder appendPadded(long v, int width) {
         ensure(width);
         for (int i = len + width - 1; i >= len; i--) {

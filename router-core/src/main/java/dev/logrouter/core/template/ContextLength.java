@@ -8,7 +8,7 @@ import dev.logrouter.core.event.LogEvent;
  * {@link EventContext}); 1 for an event without context, which is its own one-message context. Arguments are
  * ignored, as in syslog-ng.
  *
- * <p>Threads: stateless; {@link #copy()} returns a new instance for form's sake.
+ * <p>Threads: stateless; {@link #copy()} returns this instance.
  */
 final class ContextLength implements TemplateFunction {
 
@@ -22,6 +22,6 @@ final class ContextLength implements TemplateFunction {
 
     @Override
     public TemplateFunction copy() {
-        return new ContextLength();
+        return this;
     }
 }

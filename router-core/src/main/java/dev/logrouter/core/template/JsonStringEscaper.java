@@ -17,7 +17,6 @@ public final class JsonStringEscaper implements ValueEscaper {
 
     public static final JsonStringEscaper INSTANCE = new JsonStringEscaper();
 
-    private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
 
     private JsonStringEscaper() {
     }
@@ -58,7 +57,7 @@ public final class JsonStringEscaper implements ValueEscaper {
             } else {
                 out.ensure(6);
                 out.append((byte) '\\').append((byte) '\\').append((byte) 'x')
-                        .append(HEX[b >> 4]).append(HEX[b & 0xf]);
+                        .appendHexByte(b);
                 i++;
             }
         }
@@ -89,7 +88,7 @@ public final class JsonStringEscaper implements ValueEscaper {
                 break;
             default:
                 out.append((byte) '\\').append((byte) 'u').append((byte) '0').append((byte) '0')
-                        .append(HEX[b >> 4]).append(HEX[b & 0xf]);
+                        .appendHexByte(b);
         }
     }
 }

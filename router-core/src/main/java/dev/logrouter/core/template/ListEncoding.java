@@ -12,7 +12,6 @@ package dev.logrouter.core.template;
  */
 final class ListEncoding {
 
-    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private ListEncoding() {
     }
@@ -54,7 +53,7 @@ final class ListEncoding {
                     if (b == '"' && q == '"') {
                         out.append((byte) '\\').append(b);
                     } else if (b >= 0 && b < 0x20) {
-                        out.append((byte) '\\').append((byte) 'x').append(HEX[b >> 4]).append(HEX[b & 0xf]);
+                        out.append((byte) '\\').append((byte) 'x').appendHexByte(b);
                     } else {
                         out.append(b);
                     }

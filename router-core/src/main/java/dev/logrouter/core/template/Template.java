@@ -507,7 +507,7 @@ public final class Template {
                 break;
             }
             case TAG:
-                out.append(HEX[(e.pri() >> 4) & 0xf]).append(HEX[e.pri() & 0xf]);
+                out.appendHexByte(e.pri());
                 break;
             case BSDTAG:
                 out.appendDecimal(e.severity()).append((byte) ('A' + e.facility()));
@@ -522,7 +522,7 @@ public final class Template {
                 if (c != null && (c.idLength() > 0 || esc != ValueEscaper.NONE)) {
                     esc.append(out, c.idArray(), c.idOffset(), c.idLength());
                 } else if (c == null && esc != ValueEscaper.NONE) {
-                    esc.append(out, HEX, 0, 0);
+                    esc.append(out, EMPTY, 0, 0);
                 }
                 break;
             }
@@ -531,7 +531,7 @@ public final class Template {
         }
     }
 
-    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EMPTY = new byte[0];
 
     /** {@code ${TAGS}}: the event's tag names in the order they were added, separated by commas. */
     private static void appendTags(LogEvent e, ByteBuilder out) {

@@ -67,39 +67,32 @@ public final class BoundedCharSequence implements CharSequence {
     }
 
     private static final int FIND = 0;
-    private static final int FIND_FROM = 1;
     private static final int MATCHES = 2;
     private static final int LOOKING_AT = 3;
 
     /** Runs {@link Matcher#find()} (continuing after the previous match, as the matcher does). */
     public Outcome find(Matcher matcher) {
-        return run(matcher, FIND, 0);
-    }
-
-    /** Runs {@link Matcher#find(int)}: resets the matcher and searches from {@code from}. */
-    public Outcome find(Matcher matcher, int from) {
-        return run(matcher, FIND_FROM, from);
+        return run(matcher, FIND);
     }
 
     /** Runs {@link Matcher#matches()} (the whole input). */
     public Outcome matches(Matcher matcher) {
-        return run(matcher, MATCHES, 0);
+        return run(matcher, MATCHES);
     }
 
     /** Runs {@link Matcher#lookingAt()} (a prefix of the input). */
     public Outcome lookingAt(Matcher matcher) {
-        return run(matcher, LOOKING_AT, 0);
+        return run(matcher, LOOKING_AT);
     }
 
     /** Runs one matcher operation, turning an abort (budget or stack) into {@link Outcome#BUDGET_EXCEEDED}. */
-    private Outcome run(Matcher matcher, int op, int from) {
+    private Outcome run(Matcher matcher, int op) {
         if (exceeded) {
             return Outcome.BUDGET_EXCEEDED;
         }
         try {
             boolean found = switch (op) {
                 case FIND -> matcher.find();
-                case FIND_FROM -> matcher.find(from);
                 case MATCHES -> matcher.matches();
                 default -> matcher.lookingAt();
             };

@@ -1,5 +1,6 @@
 package dev.logrouter.core.util;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -12,8 +13,9 @@ import java.util.Arrays;
  * character starts at ({@link #byteOffset}), so that a caller can copy matched or unmatched text back from the
  * original bytes, malformed bytes included.
  *
- * <p>Decoding costs one pass over the bytes per {@link #reset}; a warm instance allocates nothing except in
- * {@link #subSequence} and {@link #toString()}.
+ * <p>Pure ASCII input (the common case) is not decoded: the sequence reads the bytes in place, and a byte offset
+ * is the char index. Other input costs one decoding pass per {@link #reset}. A warm instance allocates nothing
+ * except in {@link #subSequence} and {@link #toString()}.
  *
  * <p>Threads: an instance belongs to one thread.
  */
@@ -22,6 +24,9 @@ public final class Utf8CharSequence implements CharSequence {
     private char[] chars = new char[256];
     private int[] byteAt;
     private int length;
+    /** The input when it is pure ASCII (read in place), else null. */
+    private byte[] ascii;
+    private int asciiOff;
 
     /** A sequence without byte offsets. */
     public Utf8CharSequence() {
@@ -38,6 +43,13 @@ public final class Utf8CharSequence implements CharSequence {
 
     /** Decodes {@code bytes[offset, offset + len)}; returns this. */
     public Utf8CharSequence reset(byte[] bytes, int offset, int len) {
+        if (isAscii(bytes, offset, len)) {
+            ascii = bytes;
+            asciiOff = offset;
+            length = len;
+            return this;
+        }
+        ascii = null;
         if (chars.length < len) {
             chars = new char[Math.max(len, chars.length * 2)];
         }
@@ -54,7 +66,16 @@ public final class Utf8CharSequence implements CharSequence {
      * {@link #withByteOffsets()}.
      */
     public int byteOffset(int index) {
-        return byteAt[index];
+        return ascii != null ? index : byteAt[index];
+    }
+
+    private static boolean isAscii(byte[] b, int off, int len) {
+        for (int i = off, end = off + len; i < end; i++) {
+            if (b[i] < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
@@ -67,16 +88,18 @@ public final class Utf8CharSequence implements CharSequence {
         if (index >= length) {
             throw new IndexOutOfBoundsException(index);
         }
-        return chars[index];
+        return ascii != null ? (char) ascii[asciiOff + index] : chars[index];
     }
 
     @Override
     public CharSequence subSequence(int start, int end) {
-        return new String(chars, start, end - start);
+        return ascii != null ? new String(ascii, asciiOff + start, end - start, StandardCharsets.US_ASCII)
+                : new String(chars, start, end - start);
     }
 
     @Override
     public String toString() {
-        return new String(Arrays.copyOf(chars, length));
+        return ascii != null ? new String(ascii, asciiOff, length, StandardCharsets.US_ASCII)
+                : new String(Arrays.copyOf(chars, length));
     }
 }

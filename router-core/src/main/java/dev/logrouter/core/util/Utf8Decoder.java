@@ -28,6 +28,23 @@ public final class Utf8Decoder {
         return cp < 0 ? 0 : length(cp);
     }
 
+    /** Whether {@code b[from, to)} is well-formed UTF-8 throughout. */
+    public static boolean isValid(byte[] b, int from, int to) {
+        int i = from;
+        while (i < to) {
+            if (b[i] >= 0) {
+                i++;
+                continue;
+            }
+            int n = sequenceLength(b, i, to);
+            if (n == 0) {
+                return false;
+            }
+            i += n;
+        }
+        return true;
+    }
+
     /** Bytes of the shortest UTF-8 form of the non-ASCII code point {@code cp} (the only well-formed one). */
     private static int length(int cp) {
         return cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;

@@ -5,7 +5,7 @@ import dev.logrouter.core.config.Option;
 import dev.logrouter.core.config.SourceConfig;
 import dev.logrouter.core.config.TimeSpan;
 import dev.logrouter.netty.HostPort;
-import dev.logrouter.netty.SyslogFormat;
+import dev.logrouter.core.source.SyslogFormat;
 
 /**
  * {@code type: tcp}: syslog over TCP.
@@ -20,7 +20,8 @@ public record TcpSourceConfig(
         @Option(doc = "auto (per connection: a leading digit means octet counting, else LF), octet-counted or lf.",
                 defaultValue = "auto")
         Framing framing,
-        @Option(doc = "auto or rfc5424 (RFC 5424, falling back to RFC 3164), or rfc3164 only.", defaultValue = "auto")
+        @Option(doc = "auto or rfc5424 (RFC 5424, falling back to RFC 3164), rfc3164 only, or json (a JSON object "
+                + "as a kafka sink writes it).", defaultValue = "auto")
         SyslogFormat format,
         @Option(doc = "Longest message. Longer LF lines are split; a longer octet-counted frame closes the "
                 + "connection.", defaultValue = "64KiB")

@@ -4,7 +4,7 @@ import dev.logrouter.core.config.ByteSize;
 import dev.logrouter.core.config.Option;
 import dev.logrouter.core.config.SourceConfig;
 import dev.logrouter.netty.HostPort;
-import dev.logrouter.netty.SyslogFormat;
+import dev.logrouter.core.source.SyslogFormat;
 
 /**
  * {@code type: udp}: one syslog message per datagram.
@@ -16,7 +16,8 @@ public record UdpSourceConfig(
         String name,
         @Option(doc = "Address to listen on, host:port.", defaultValue = "127.0.0.1:5514")
         String bind,
-        @Option(doc = "auto or rfc5424 (RFC 5424, falling back to RFC 3164), or rfc3164 only.", defaultValue = "auto")
+        @Option(doc = "auto or rfc5424 (RFC 5424, falling back to RFC 3164), rfc3164 only, or json (a JSON object "
+                + "as a kafka sink writes it).", defaultValue = "auto")
         SyslogFormat format,
         @Option(doc = "Longest datagram kept; longer ones are cut to this size and counted.", defaultValue = "64KiB")
         ByteSize maxMessageSize,

@@ -21,12 +21,14 @@ public final class Classifier {
 
     static final FieldName CLASS = FieldName.of(".classifier.class");
     static final FieldName RULE_ID = FieldName.of(".classifier.rule_id");
-    static final FieldName CONTEXT_ID = FieldName.of(".classifier.context_id");
+    /** Where a correlating rule's context id is written (spec 7). */
+    public static final FieldName CONTEXT_ID = FieldName.of(".classifier.context_id");
+    /** The tag of a message no rule matched. */
+    public static final int UNKNOWN_TAG = Tags.id(".classifier.unknown");
     private static final byte[] UNKNOWN = "unknown".getBytes(StandardCharsets.US_ASCII);
 
     private final PatternDb db;
     private final RadixScratch scratch = new RadixScratch();
-    private final int unknownTag = Tags.id(".classifier.unknown");
     private final ByteBuilder out = new ByteBuilder(256);
     /** Per rule: this thread's copies of its value templates (null until the rule first matches). */
     private final Template[][] values;
@@ -62,7 +64,7 @@ public final class Classifier {
         }
         if (rule == null) {
             e.fields().set(CLASS, UNKNOWN, 0, UNKNOWN.length, 0);
-            e.addTag(unknownTag);
+            e.addTag(UNKNOWN_TAG);
         }
         return rule;
     }
@@ -79,7 +81,7 @@ public final class Classifier {
         byte[] id = rule.ruleIdBytes();
         e.fields().set(RULE_ID, id, 0, id.length, 0);
         storeCaptures(e, msg, program.captureFields, s);
-        e.removeTag(unknownTag);
+        e.removeTag(UNKNOWN_TAG);
         e.addTag(rule.classTag());
         for (int i = 0, n = rule.tagCount(); i < n; i++) {
             e.addTag(rule.tag(i));

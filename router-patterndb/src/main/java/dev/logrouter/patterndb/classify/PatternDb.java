@@ -81,6 +81,19 @@ public final class PatternDb {
         return build(files, warnings, java.time.ZoneOffset.UTC);
     }
 
+    /**
+     * Loads the files ({@code PdbLoader.loadAll}: pdbtool merge's order), reports every file's warnings and every
+     * per-pattern problem to {@code warnings} (each names its file and position), and builds the database.
+     */
+    public static PatternDb load(List<java.nio.file.Path> paths, Consumer<String> warnings, java.time.ZoneId zone)
+            throws java.io.IOException, PdbLoadException {
+        List<PatternDbFile> loaded = dev.logrouter.patterndb.ruleset.PdbLoader.loadAll(paths);
+        for (PatternDbFile f : loaded) {
+            f.warnings().forEach(warnings);
+        }
+        return build(loaded, warnings, zone);
+    }
+
     /** As {@link #build(List, Consumer)}, with receive-time date macros of every template in {@code zone}. */
     public static PatternDb build(List<PatternDbFile> files, Consumer<String> warnings, java.time.ZoneId zone)
             throws PdbLoadException {

@@ -129,11 +129,7 @@ public final class PdbCommand {
         }
         List<Path> paths = files.stream().map(Path::of).toList();
         try {
-            List<PatternDbFile> loaded = PdbLoader.loadAll(paths);
-            for (PatternDbFile f : loaded) {
-                f.warnings().forEach(w -> err.println(f.source() + ": " + w));
-            }
-            return PatternDb.build(loaded, err::println, ZoneId.systemDefault()); // pdbtool: local time
+            return PatternDb.load(paths, err::println, ZoneId.systemDefault()); // pdbtool: local time
         } catch (PdbLoadException e) {
             throw new IOException("error loading pattern database: " + e.getMessage(), e);
         }
@@ -190,7 +186,7 @@ public final class PdbCommand {
             List<RuleDef> rules = new ArrayList<>();
             try {
                 PatternDbFile f = PdbLoader.load(Path.of(file));
-                f.warnings().forEach(w -> err.println(f.source() + ": " + w));
+                f.warnings().forEach(err::println); // each names its file and position
                 db = PatternDb.build(List.of(f), err::println, ZoneId.systemDefault());
                 for (RulesetDef rs : f.rulesets()) {
                     rules.addAll(rs.rules());

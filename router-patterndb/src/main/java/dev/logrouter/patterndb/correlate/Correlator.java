@@ -2,13 +2,13 @@ package dev.logrouter.patterndb.correlate;
 
 import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.event.EventContext;
-import dev.logrouter.core.event.FieldName;
 import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.Template;
+import dev.logrouter.patterndb.classify.Classifier;
 import dev.logrouter.patterndb.classify.CompiledRule;
 import dev.logrouter.patterndb.ruleset.InheritMode;
 import dev.logrouter.patterndb.ruleset.Scope;
@@ -66,7 +66,6 @@ public final class Correlator {
         void emit(LogEvent generated);
     }
 
-    private static final FieldName CONTEXT_ID_FIELD = FieldName.of(".classifier.context_id");
 
     /** Earliest target first; for the same target the timer set last first (the reference's wheel prepends). */
     private static final Comparator<Context> BY_EXPIRY = (a, b) -> {
@@ -287,7 +286,7 @@ public final class Correlator {
     /** {@code .classifier.context_id} as the classifier stored it (empty if a later step removed it). */
     private static String contextId(LogEvent e) {
         FieldTable t = e.fields();
-        int i = t.indexOf(CONTEXT_ID_FIELD);
+        int i = t.indexOf(Classifier.CONTEXT_ID);
         return i < 0 ? "" : new String(t.data(), t.valueOffset(i), t.valueLength(i), StandardCharsets.ISO_8859_1);
     }
 

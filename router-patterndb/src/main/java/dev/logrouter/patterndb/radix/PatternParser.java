@@ -210,19 +210,9 @@ public final class PatternParser {
         return kind;
     }
 
-    /** The value name ("" when the parser stores nothing). */
-    public String name() {
-        return name;
-    }
-
     /** Index of the value name in the tree's name table, -1 when unnamed. */
     public int nameIndex() {
         return nameIndex;
-    }
-
-    /** The param as written, null when absent. */
-    public String param() {
-        return param;
     }
 
     /**
@@ -282,8 +272,7 @@ public final class PatternParser {
                     n = ipv6(b, pos, end);
                 }
             }
-            case MACADDR -> n = lladdr(b, pos, end, 17, 6);
-            case LLADDR -> n = lladdr(b, pos, end, parts * 3 - 1, parts);
+            case MACADDR, LLADDR -> n = lladdr(b, pos, end, parts * 3 - 1, parts);
             case EMAIL -> {
                 return email(b, pos, end, s);
             }

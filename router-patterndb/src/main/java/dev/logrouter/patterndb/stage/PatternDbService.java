@@ -81,11 +81,7 @@ public final class PatternDbService {
         List<Path> paths = RulesetFiles.resolve(files);
         List<PatternDbFile> loaded = PdbLoader.loadAll(paths);
         List<String> warnings = new ArrayList<>();
-        for (PatternDbFile f : loaded) {
-            for (String w : f.warnings()) {
-                warnings.add(f.source() + ": " + w);
-            }
-        }
+        loaded.forEach(f -> warnings.addAll(f.warnings())); // each names its file and position
         PatternDb db = PatternDb.build(loaded, warnings::add, zone);
         for (String w : warnings) {
             System.err.println("logrouter: patterndb: " + w);

@@ -35,7 +35,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -64,7 +63,7 @@ import java.util.function.Function;
  * acknowledgement); the callbacks are reused batch after batch.
  *
  * <p>Threads: every {@link Sink} method on the sink's thread; delivery callbacks on the producer's I/O thread
- * (they write only the record's own slot and atomic counters, and {@code flush} reads the slots after
+ * (they write only the record's own slot and striped counters, and {@code flush} reads the slots after
  * {@code producer.flush()}, which returns after every callback ran); {@link #abort} from any thread.
  */
 public final class KafkaSink implements Sink {
@@ -87,7 +86,6 @@ public final class KafkaSink implements Sink {
 
     private final List<Slot> slots = new ArrayList<>();
     private int count;
-    private final AtomicInteger inFlight = new AtomicInteger();
     private volatile Producer<byte[], byte[]> producer;
     private volatile boolean aborted;
     private boolean replaceProducer;
@@ -127,7 +125,11 @@ public final class KafkaSink implements Sink {
                 + "some of them twice).");
         this.producersReplaced = metrics.counter("producersReplaced", "Producers closed and created again after "
                 + "a failure that left them unusable.");
-        metrics.gauge("inFlight", "Records sent and not yet acknowledged or failed.", inFlight::get);
+        metrics.gauge("inFlight", "Records sent and not yet acknowledged or failed (sent - acked - failed).",
+                () -> {
+                    long done = acked.get() + failed.get(); // read first: a send is counted before its callback
+                    return sent.get() - done;
+                });
         metrics.gauge("producerRetries", "Retries the producer made by itself (record-retry-total).",
                 () -> (long) producerMetric("record-retry-total"));
         metrics.gauge("recordQueueTimeAvgMicros", "Average time a record waited in the producer before it was "
@@ -225,7 +227,7 @@ public final class KafkaSink implements Sink {
         } else if (n <= 2 && b[0] == '.' && (n == 1 || b[1] == '.')) {
             b[0] = '_'; // "." and ".." are not topic names
         }
-        if (lastTopic == null || !lastTopicBytes.contentEquals(b, 0, n) || lastTopicBytes.length() != n) {
+        if (lastTopic == null || !lastTopicBytes.contentEquals(b, 0, n)) {
             lastTopicBytes.reset();
             lastTopicBytes.append(b, 0, n);
             lastTopic = new String(b, 0, n, StandardCharsets.US_ASCII);
@@ -237,7 +239,6 @@ public final class KafkaSink implements Sink {
         s.error = null;
         s.sent = true;
         sent.inc();
-        inFlight.incrementAndGet();
         try {
             producer.send(s.record, s);
         } catch (RuntimeException e) {
@@ -366,7 +367,6 @@ public final class KafkaSink implements Sink {
                 error = exception;
                 failed.inc();
             }
-            inFlight.decrementAndGet();
         }
     }
 }

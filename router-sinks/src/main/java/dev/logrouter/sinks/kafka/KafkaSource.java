@@ -49,6 +49,7 @@ import java.util.function.LongSupplier;
 public final class KafkaSource implements Source {
 
     private static final int MAX_BATCH = 256;
+    private static final byte[] EMPTY = new byte[0];
 
     private final KafkaSourceConfig cfg;
     private final RingBuffer<LogEvent> ring;
@@ -71,6 +72,8 @@ public final class KafkaSource implements Source {
     private volatile Throwable failure;
     private long lastCommitNanos;
     private volatile int assigned;
+    /** The tracker of the partition whose record was published last (see {@link #trackerFor}). */
+    private Published lastTracker;
 
     private final Counter received;
     private final Counter bytes;
@@ -221,10 +224,11 @@ public final class KafkaSource implements Source {
             long lo = hi - n + 1;
             long now = System.currentTimeMillis();
             long seq = lo;
+            long sum = 0;
             try {
                 for (; seq <= hi; seq++) {
                     ConsumerRecord<byte[], byte[]> r = fetched.poll();
-                    byte[] v = r.value() == null ? new byte[0] : r.value();
+                    byte[] v = r.value() == null ? EMPTY : r.value();
                     int len = Math.min(v.length, maxMessage);
                     if (len < v.length) {
                         truncated.inc();
@@ -234,9 +238,8 @@ public final class KafkaSource implements Source {
                     e.setRaw(v, 0, len);
                     e.setSource(sourceId, sourceName, cfg.format().hint(), sinkMask);
                     e.setReceivedMillis(now);
-                    bytes.add(len);
-                    published.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> new Published())
-                            .add(seq, r.offset());
+                    sum += len;
+                    trackerFor(r).add(seq, r.offset());
                 }
             } finally {
                 for (long s = seq; s <= hi; s++) { // only after an unexpected error: deliver nothing stale
@@ -247,7 +250,21 @@ public final class KafkaSource implements Source {
                 ring.publish(lo, hi);
             }
             received.add(n);
+            bytes.add(sum);
         }
+    }
+
+    /**
+     * The tracker of a record's partition. A poll returns each partition's records together, so the last one is
+     * kept: no TopicPartition and no map lookup per record.
+     */
+    private Published trackerFor(ConsumerRecord<byte[], byte[]> r) {
+        Published p = lastTracker;
+        if (p == null || p.partition != r.partition() || !p.topic.equals(r.topic())) {
+            p = published.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), Published::new);
+            lastTracker = p;
+        }
+        return p;
     }
 
     /** Commits, per partition, the offsets after the last record every last stage has passed. */
@@ -398,6 +415,7 @@ public final class KafkaSource implements Source {
         }
 
         private void forget(Collection<TopicPartition> parts) {
+            lastTracker = null;
             for (TopicPartition tp : parts) {
                 Published p = published.remove(tp);
                 if (p != null) {
@@ -412,11 +430,18 @@ public final class KafkaSource implements Source {
      * grow along the queue: this thread publishes a partition's records in offset order.
      */
     private static final class Published {
+        final String topic;
+        final int partition;
         private long[] seqs = new long[1024];
         private long[] offsets = new long[1024];
         private int head;
         int size;
         long lastDoneOffset = -1;
+
+        Published(TopicPartition tp) {
+            this.topic = tp.topic();
+            this.partition = tp.partition();
+        }
 
         void add(long seq, long offset) {
             if (size == seqs.length) {

@@ -4,7 +4,7 @@ import dev.logrouter.core.config.ByteSize;
 import dev.logrouter.core.config.Option;
 import dev.logrouter.core.config.SourceConfig;
 import dev.logrouter.core.config.TimeSpan;
-import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.source.SyslogFormat;
 
 import java.util.List;
 import java.util.Map;
@@ -28,7 +28,7 @@ public record KafkaSourceConfig(
         @Option(doc = "What a record's value is: json (the object a kafka sink writes by default: the event comes "
                 + "back with its header, stamp, tags and name-value pairs), auto (a syslog line, RFC 5424 or RFC "
                 + "3164), rfc3164 or rfc5424.", defaultValue = "auto")
-        Format format,
+        SyslogFormat format,
         @Option(doc = "Where a group without committed offsets starts: earliest (nothing already in the topic is "
                 + "skipped) or latest.", defaultValue = "earliest")
         String startFrom,
@@ -47,21 +47,6 @@ public record KafkaSourceConfig(
                 defaultValue = "{}")
         Map<String, String> properties) implements SourceConfig {
 
-    /** The record value's format. */
-    public enum Format {
-        auto(LogEvent.FORMAT_AUTO), rfc3164(LogEvent.FORMAT_RFC3164), rfc5424(LogEvent.FORMAT_RFC5424),
-        json(LogEvent.FORMAT_JSON);
-
-        private final byte hint;
-
-        Format(byte hint) {
-            this.hint = hint;
-        }
-
-        public byte hint() {
-            return hint;
-        }
-    }
 
     public KafkaSourceConfig {
         if (topics != null && (topics.isEmpty() || topics.stream().anyMatch(t -> t == null || t.isBlank()))) {

@@ -104,10 +104,10 @@ public final class KafkaBroker implements AutoCloseable {
                     "log.flush.interval.messages=9223372036854775807",
                     "") + "\n");
             byte[] id = new byte[16];
-            new SecureRandom().nextBytes(id);
+            SecureRandom random = new SecureRandom();
             String clusterId;
             do {
-                new SecureRandom().nextBytes(id);
+                random.nextBytes(id);
                 clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
             } while (clusterId.startsWith("-"));
             Process format = java("kafka.tools.StorageTool", "format", "-t", clusterId, "-c", properties.toString())

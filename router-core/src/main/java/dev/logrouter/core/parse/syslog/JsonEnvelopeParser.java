@@ -6,13 +6,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.SyslogNames;
 import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.template.ByteBuilder;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Reads back an event from the JSON object a {@code kafka} sink writes by default,
@@ -30,7 +26,11 @@ import java.util.Map;
  *       wrote {@code .}-names that way. Numbers and booleans keep their JSON text; nulls are skipped.</li>
  * </ul>
  * A frame that is not one JSON object (or is cut) is left to the syslog parsers ({@link #parse} returns false,
- * after undoing what it wrote).
+ * after undoing what it wrote). ISODATE is read by the syslog parsers' own {@link SyslogTimestampScanner} (a stamp
+ * without zone is in the receiver's zone, as theirs).
+ *
+ * <p>Allocation: Jackson's parser object per message; names, values and the known members are read from Jackson's
+ * character buffer into the event's tables and scratch buffers, without a String per member.
  *
  * <p>Threads: a parse worker thread; one instance per {@link SyslogHeaderParser}, not thread-safe.
  */
@@ -40,51 +40,67 @@ final class JsonEnvelopeParser {
     private static final int MAX_DEPTH = 64;
 
     private final StampResolver stamps;
-    private final StringBuilder name = new StringBuilder(64);
-    private final Map<String, Integer> tagIds = new HashMap<>();
+    private final SyslogTimestampScanner timestamp;
+    /** The name of the member being written (UTF-8), built segment by segment. */
+    private final ByteBuilder name = new ByteBuilder(64);
+    /** A member's text as UTF-8, for the header fields and the members read here. */
+    private final ByteBuilder text = new ByteBuilder(256);
+    /** The last TAGS value seen and its tag ids: a source's messages mostly carry the same tags. */
+    private final ByteBuilder lastTags = new ByteBuilder(64);
+    private int[] lastTagIds = new int[0];
 
-    JsonEnvelopeParser(StampResolver stamps) {
+    JsonEnvelopeParser(StampResolver stamps, SyslogTimestampScanner timestamp) {
         this.stamps = stamps;
+        this.timestamp = timestamp;
     }
 
     /** Parses {@code b[off, end)} into {@code e}; false (and {@code e}'s parsed part untouched) when it is not JSON. */
     boolean parse(LogEvent e, byte[] b, int off, int end) {
         int facility = -1;
         int severity = -1;
-        String isodate = null;
-        String sourceIp = null;
         int usec = -1;
+        boolean stamped = false;
+        int peerAt = -1;
+        int peerLen = 0;
         e.fields().beginTransaction();
         try (JsonParser p = FACTORY.createParser(b, off, end - off)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return undo(e);
             }
             for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-                String key = p.currentName();
+                String key = p.currentName(); // canonical: from Jackson's symbol table
                 JsonToken v = p.nextToken();
                 int header = LogEvent.headerField(key);
-                if (header >= 0 && v.isScalarValue()) {
-                    byte[] text = p.getText().getBytes(StandardCharsets.UTF_8);
-                    e.setFieldCopy(header, text, 0, text.length);
-                } else if (key.equals("FACILITY") && v.isScalarValue()) {
-                    facility = number(p, v, true);
-                } else if (key.equals("PRIORITY") && v.isScalarValue()) {
-                    severity = number(p, v, false);
-                } else if (key.equals("ISODATE") && v == JsonToken.VALUE_STRING) {
-                    isodate = p.getText();
-                } else if (key.equals("USEC") && v.isScalarValue()) {
-                    usec = micros(p.getText());
-                } else if (key.equals("TAGS") && v == JsonToken.VALUE_STRING) {
-                    for (String tag : p.getText().split(",")) {
-                        if (!tag.isEmpty()) {
-                            e.addTag(tagIds.computeIfAbsent(tag, Tags::id));
-                        }
+                Member member = header >= 0 ? null : Member.of(key);
+                if (v.isScalarValue() && v != JsonToken.VALUE_NULL && (header >= 0 || member != null)) {
+                    utf8(p);
+                    if (header >= 0) {
+                        e.setFieldCopy(header, text.array(), 0, text.length());
+                        continue;
                     }
-                } else if (key.equals("SOURCEIP") && v == JsonToken.VALUE_STRING) {
-                    sourceIp = p.getText();
-                } else if (!key.equals("DATE")) {
-                    name.setLength(0);
-                    name.append(key.startsWith("_") ? "." + key.substring(1) : key);
+                    switch (member) {
+                        case FACILITY -> facility = SyslogNames.facilityNumber(text.array(), 0, text.length());
+                        case PRIORITY -> severity = SyslogNames.severityNumber(text.array(), 0, text.length());
+                        case ISODATE -> stamped = timestamp.scanIso(text.array(), 0, text.length()) == text.length();
+                        case USEC -> usec = micros(text.array(), text.length());
+                        case TAGS -> tags(e);
+                        case SOURCEIP -> {
+                            peerAt = e.auxAppend(text.array(), 0, text.length());
+                            peerLen = text.length();
+                        }
+                        case DATE -> {
+                            // redundant with ISODATE
+                        }
+                        default -> throw new IllegalStateException();
+                    }
+                } else {
+                    name.reset();
+                    if (key.startsWith("_")) {
+                        name.append((byte) '.'); // format-json wrote a leading dot as _
+                        name.appendUtf8(key, 1, key.length() - 1);
+                    } else {
+                        name.appendUtf8(key, 0, key.length());
+                    }
                     value(e, p, v, 0);
                 }
             }
@@ -95,17 +111,65 @@ final class JsonEnvelopeParser {
             return undo(e); // not JSON, or cut
         }
         e.fields().commit();
-        if (sourceIp != null) {
-            byte[] ip = sourceIp.getBytes(StandardCharsets.UTF_8);
-            e.setPeer(ip, 0, ip.length);
+        if (peerAt >= 0) {
+            e.setPeer(e.aux(), peerAt, peerLen);
         }
         // a missing facility or severity takes user.notice's part, as a message without PRI
         e.setPri(((facility < 0 ? LogEvent.DEFAULT_PRI >> 3 : facility) << 3)
                 | (severity < 0 ? LogEvent.DEFAULT_PRI & 7 : severity));
-        if (!stamp(e, isodate, usec)) {
+        if (stamped) {
+            if (timestamp.micros == 0 && usec >= 0) {
+                timestamp.micros = usec; // ISODATE has whole seconds: USEC carries the rest
+            }
+            stamps.setScanned(e, timestamp);
+        } else {
             stamps.setReceiveTime(e);
         }
         return true;
+    }
+
+    /** The members read into the header, PRI, stamp, tags and peer rather than the name-value table. */
+    private enum Member {
+        FACILITY, PRIORITY, ISODATE, USEC, TAGS, SOURCEIP, DATE;
+
+        static Member of(String key) {
+            return switch (key) {
+                case "FACILITY" -> FACILITY;
+                case "PRIORITY" -> PRIORITY;
+                case "ISODATE" -> ISODATE;
+                case "USEC" -> USEC;
+                case "TAGS" -> TAGS;
+                case "SOURCEIP" -> SOURCEIP;
+                case "DATE" -> DATE;
+                default -> null;
+            };
+        }
+    }
+
+    /** The current token's text as UTF-8 in {@link #text}. */
+    private void utf8(JsonParser p) throws IOException {
+        text.reset();
+        text.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+    }
+
+    /** Adds the comma-separated tags in {@link #text}, registering names only when the value changed. */
+    private void tags(LogEvent e) {
+        if (!lastTags.contentEquals(text.array(), 0, text.length())) {
+            lastTags.reset();
+            lastTags.append(text.array(), 0, text.length());
+            String[] names = lastTags.toString().split(",");
+            int[] ids = new int[names.length];
+            int n = 0;
+            for (String tag : names) {
+                if (!tag.isEmpty()) {
+                    ids[n++] = Tags.id(tag);
+                }
+            }
+            lastTagIds = java.util.Arrays.copyOf(ids, n);
+        }
+        for (int id : lastTagIds) {
+            e.addTag(id);
+        }
     }
 
     /** Undoes a partial parse (fields, header fields, tags are left to the fallback's writes): false. */
@@ -127,7 +191,8 @@ final class JsonEnvelopeParser {
                 int at = name.length();
                 for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                     name.setLength(at);
-                    name.append('.').append(p.currentName());
+                    String key = p.currentName();
+                    name.append((byte) '.').appendUtf8(key, 0, key.length());
                     JsonToken inner = p.nextToken();
                     if (depth >= MAX_DEPTH) {
                         p.skipChildren();
@@ -142,7 +207,7 @@ final class JsonEnvelopeParser {
                 int i = 0;
                 for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken(), i++) {
                     name.setLength(at);
-                    name.append('[').append(i).append(']');
+                    name.append((byte) '[').appendDecimal(i).append((byte) ']');
                     if (depth >= MAX_DEPTH) {
                         p.skipChildren();
                     } else {
@@ -153,45 +218,26 @@ final class JsonEnvelopeParser {
             }
             case VALUE_NULL -> {
             }
-            default -> e.fields().set(name.toString(), p.getText());
+            default -> {
+                int i = e.fields().begin(name.array(), 0, name.length(), 0);
+                e.fields().appendUtf8ToValue(i, p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+            }
         }
     }
 
-    private static int number(JsonParser p, JsonToken v, boolean facility) throws IOException {
-        if (v == JsonToken.VALUE_NUMBER_INT) {
-            int n = p.getIntValue();
-            return facility ? (n >= 0 && n < 24 ? n : -1) : (n >= 0 && n < 8 ? n : -1);
-        }
-        String s = p.getText();
-        return facility ? SyslogNames.facilityNumber(s) : SyslogNames.severityNumber(s);
-    }
-
-    private static int micros(String s) {
-        if (s.isEmpty() || s.length() > 6) {
+    /** USEC's digits (at most 6), or -1. */
+    private static int micros(byte[] s, int len) {
+        if (len == 0 || len > 6) {
             return -1;
         }
         int n = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
+        for (int i = 0; i < len; i++) {
+            byte c = s[i];
             if (c < '0' || c > '9') {
                 return -1;
             }
             n = n * 10 + (c - '0');
         }
         return n;
-    }
-
-    private static boolean stamp(LogEvent e, String isodate, int usec) {
-        if (isodate == null) {
-            return false;
-        }
-        try {
-            OffsetDateTime t = OffsetDateTime.parse(isodate);
-            int micros = t.getNano() != 0 || usec < 0 ? t.getNano() / 1000 : usec;
-            e.setStamp(t.toEpochSecond(), micros, t.getOffset().getTotalSeconds());
-            return true;
-        } catch (DateTimeParseException ex) {
-            return false;
-        }
     }
 }

@@ -41,7 +41,7 @@ public final class SyslogHeaderParser implements EventParser {
         SyslogTimestampScanner timestamp = new SyslogTimestampScanner();
         this.rfc3164 = new Rfc3164Parser(timestamp, stamps);
         this.rfc5424 = new Rfc5424Parser(timestamp, stamps);
-        this.json = new JsonEnvelopeParser(stamps);
+        this.json = new JsonEnvelopeParser(stamps, timestamp);
     }
 
     @Override

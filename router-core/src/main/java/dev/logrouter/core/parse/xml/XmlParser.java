@@ -140,7 +140,7 @@ public final class XmlParser extends FieldParser {
 
     private boolean scan(byte[] in, int off, int len) throws XMLStreamException {
         int start = skipDeclaration(in, off, off + len);
-        if (start < 0 || !isUtf8(in, start, off + len)) {
+        if (start < 0 || !Utf8Decoder.isValid(in, start, off + len)) {
             return false;
         }
         if (reader == null || fedToReader > RENEW_AFTER_BYTES) {
@@ -425,27 +425,6 @@ public final class XmlParser extends FieldParser {
     /** What Aalto trims off a value before decoding it (any char up to the space). */
     private static boolean isXmlSpace(char ch) {
         return ch <= ' ';
-    }
-
-    /**
-     * Whether the bytes are well-formed UTF-8 (no overlong forms, surrogates or code points beyond U+10FFFF).
-     * Aalto decodes the bytes of names leniently; checked here so that any malformed input fails, as with a
-     * strict decoder.
-     */
-    static boolean isUtf8(byte[] b, int from, int to) {
-        int i = from;
-        while (i < to) {
-            if (b[i] >= 0) {
-                i++;
-                continue;
-            }
-            int n = Utf8Decoder.sequenceLength(b, i, to);
-            if (n == 0) {
-                return false;
-            }
-            i += n;
-        }
-        return true;
     }
 
     /**
