@@ -16,7 +16,8 @@ import java.time.Instant;
 /**
  * A sink's dead-letter destination: the items it can never write (a record too large for the broker, a
  * document the index mapping rejects) as JSON lines, one per item,
- * {@code {"time":"…","sink":"…","target":"…","reason":"…","key":"…","event":"…"}}, appended to a file
+ * {@code {"time":"…","sink":"…","target":"…","status":400,"reason":"…","key":"…","event":"…"}} (status only where the
+ * server answered one), appended to a file
  * ({@code data/dead-letter/<sink>.jsonl} by default) and counted ({@code deadLettered}). Each line is written
  * and flushed to the operating system before {@link #write} returns. When the file itself cannot be written the
  * error is printed with the item's reason and counted ({@code deadLetterFailures}): the item is then lost, and
@@ -60,12 +61,23 @@ public final class DeadLetterFile implements AutoCloseable {
      * @param event  the item as the sink rendered it
      */
     public void write(String target, String reason, byte[] key, byte[] event, int off, int len) {
+        write(target, 0, reason, key, event, off, len);
+    }
+
+    /**
+     * Appends one dead letter with the status the server answered (left out when 0).
+     */
+    public void write(String target, int status, String reason, byte[] key, byte[] event, int off, int len) {
         line.reset();
         line.append("{\"time\":\"").append(Instant.now().toString()).append("\",\"sink\":\"");
         string(sink);
         line.append("\",\"target\":\"");
         string(target);
-        line.append("\",\"reason\":\"");
+        line.append((byte) '"');
+        if (status != 0) {
+            line.append(",\"status\":").appendDecimal(status);
+        }
+        line.append(",\"reason\":\"");
         string(reason);
         line.append((byte) '"');
         if (key != null) {

@@ -1,0 +1,50 @@
+package dev.logrouter.sinks.elasticsearch;
+
+import java.security.SecureRandom;
+
+/**
+ * Generated document ids: 20 characters of URL-safe base64 over 15 bytes, 9 random per sink instance and a 48-bit
+ * counter, so that ids never repeat across restarts or routers and those of one sink share a prefix (Lucene looks
+ * them up faster than random ids). An id is given to an event when it is appended, so that sending its document
+ * again after a lost response cannot index it twice.
+ *
+ * <p>Threads: the sink's thread.
+ */
+final class DocumentIds {
+
+    private static final char[] BASE64URL =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".toCharArray();
+
+    private final byte[] bytes = new byte[15];
+    private final char[] chars = new char[20];
+    private long counter;
+
+    DocumentIds() {
+        byte[] prefix = new byte[9];
+        new SecureRandom().nextBytes(prefix);
+        System.arraycopy(prefix, 0, bytes, 0, 9);
+        encode(0, 0, 12); // the prefix's 12 characters never change
+    }
+
+    String next() {
+        long c = counter++;
+        for (int i = 14; i >= 9; i--) {
+            bytes[i] = (byte) c;
+            c >>>= 8;
+        }
+        encode(9, 12, 8);
+        return new String(chars);
+    }
+
+    /** Encodes 3-byte groups from {@code byteOff} into {@code n} characters from {@code charOff}. */
+    private void encode(int byteOff, int charOff, int n) {
+        for (int i = 0; i < n; i += 4) {
+            int v = (bytes[byteOff] & 0xff) << 16 | (bytes[byteOff + 1] & 0xff) << 8 | (bytes[byteOff + 2] & 0xff);
+            chars[charOff + i] = BASE64URL[v >>> 18];
+            chars[charOff + i + 1] = BASE64URL[(v >>> 12) & 63];
+            chars[charOff + i + 2] = BASE64URL[(v >>> 6) & 63];
+            chars[charOff + i + 3] = BASE64URL[v & 63];
+            byteOff += 3;
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package dev.logrouter.sinks.elasticsearch;
+
+import dev.logrouter.core.event.FieldTable;
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.SyslogNames;
+import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.JsonStringEscaper;
+import dev.logrouter.core.template.Template;
+
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
+
+/**
+ * Writes an event as the sink's built-in JSON document. {@code syslog} names:
+ * <pre>{"@timestamp":"2026-11-22T10:00:00.123+01:00","host":"h","program":"sshd","pid":42,"msgid":"ID7",
+ *  "severity":"notice","facility":"auth","message":"…","tags":["…"], …name-value pairs…}</pre>
+ * {@code ecs} names: {@code @timestamp}, {@code host.name}, {@code process.name}, {@code process.pid},
+ * {@code log.syslog.procid}, {@code log.syslog.msgid}, {@code log.syslog.priority},
+ * {@code log.syslog.severity.code/name}, {@code log.syslog.facility.code/name}, {@code message}, {@code tags}.
+ *
+ * <ul>
+ *   <li>{@code @timestamp} is the event's own time with milliseconds, in its own offset;</li>
+ *   <li>an unset header field is left out; a PID of digits is a number ({@code pid} / {@code process.pid}), any
+ *       other PROCID a string ({@code procid} / {@code log.syslog.procid});</li>
+ *   <li>every name-value pair follows as a string, under its own name with a leading dot made {@code _}
+ *       ({@code .SDATA.meta.seq} → {@code "_SDATA.meta.seq"}, which Elasticsearch reads as nested objects); a pair
+ *       whose name is one of the built-in names is left out (the header wins).</li>
+ * </ul>
+ *
+ * <p>Threads: one instance per sink, used on the sink's thread.
+ */
+final class DocumentWriter {
+
+    private static final byte[][] SYSLOG_NAMES = names("@timestamp", "host", "program", "pid", "procid", "msgid",
+            "severity", "facility", "message", "tags");
+    private static final byte[][] ECS_NAMES = names("@timestamp", "host.name", "process.name", "process.pid",
+            "log.syslog.procid", "log.syslog.msgid", "log.syslog.priority", "log.syslog.severity.code",
+            "log.syslog.severity.name", "log.syslog.facility.code", "log.syslog.facility.name", "message", "tags");
+
+    private final boolean ecs;
+    private final byte[][] builtIn;
+    private final Template timestamp;
+
+    DocumentWriter(boolean ecs, ZoneId zone) {
+        this.ecs = ecs;
+        this.builtIn = ecs ? ECS_NAMES : SYSLOG_NAMES;
+        this.timestamp = Template.compile("${YEAR}-${MONTH}-${DAY}T${HOUR}:${MIN}:${SEC}.${MSEC}${TZOFFSET}", zone);
+    }
+
+    private static byte[][] names(String... names) {
+        byte[][] b = new byte[names.length][];
+        for (int i = 0; i < names.length; i++) {
+            b[i] = names[i].getBytes(StandardCharsets.US_ASCII);
+        }
+        return b;
+    }
+
+    void write(LogEvent e, ByteBuilder out) {
+        out.append("{\"@timestamp\":\"");
+        timestamp.render(e, out);
+        out.append((byte) '"');
+        field(e, LogEvent.HOST, ecs ? "host.name" : "host", out);
+        field(e, LogEvent.PROGRAM, ecs ? "process.name" : "program", out);
+        pid(e, out);
+        field(e, LogEvent.MSGID, ecs ? "log.syslog.msgid" : "msgid", out);
+        if (ecs) {
+            out.append(",\"log.syslog.priority\":").appendDecimal(e.pri());
+            out.append(",\"log.syslog.severity.code\":").appendDecimal(e.severity());
+            out.append(",\"log.syslog.severity.name\":\"").append(SyslogNames.severity(e.severity()));
+            out.append("\",\"log.syslog.facility.code\":").appendDecimal(e.facility());
+            out.append(",\"log.syslog.facility.name\":\"").append(SyslogNames.facility(e.facility()));
+        } else {
+            out.append(",\"severity\":\"").append(SyslogNames.severity(e.severity()));
+            out.append("\",\"facility\":\"").append(SyslogNames.facility(e.facility()));
+        }
+        out.append((byte) '"');
+        field(e, LogEvent.MSG, "message", out);
+        if (e.tagCount() > 0) {
+            out.append(",\"tags\":[");
+            for (int i = 0; i < e.tagCount(); i++) {
+                if (i > 0) {
+                    out.append((byte) ',');
+                }
+                byte[] t = Tags.name(e.tagAt(i));
+                out.append((byte) '"');
+                JsonStringEscaper.escape(out, t, 0, t.length);
+                out.append((byte) '"');
+            }
+            out.append((byte) ']');
+        }
+        pairs(e.fields(), out);
+        out.append((byte) '}');
+    }
+
+    private static void field(LogEvent e, int field, String name, ByteBuilder out) {
+        if (!e.isFieldSet(field)) {
+            return;
+        }
+        out.append(",\"").append(name).append("\":\"");
+        JsonStringEscaper.escape(out, e.fieldArray(field), e.fieldOffset(field), e.fieldLength(field));
+        out.append((byte) '"');
+    }
+
+    private void pid(LogEvent e, ByteBuilder out) {
+        if (!e.isFieldSet(LogEvent.PID) || e.fieldLength(LogEvent.PID) == 0) {
+            return;
+        }
+        byte[] b = e.fieldArray(LogEvent.PID);
+        int off = e.fieldOffset(LogEvent.PID);
+        int len = e.fieldLength(LogEvent.PID);
+        boolean digits = len <= 18;
+        for (int i = 0; i < len && digits; i++) {
+            digits = b[off + i] >= '0' && b[off + i] <= '9';
+        }
+        if (digits) {
+            out.append(ecs ? ",\"process.pid\":" : ",\"pid\":").append(b, off, len);
+        } else {
+            field(e, LogEvent.PID, ecs ? "log.syslog.procid" : "procid", out);
+        }
+    }
+
+    private void pairs(FieldTable t, ByteBuilder out) {
+        byte[] d = t.data();
+        for (int i = 0; i < t.size(); i++) {
+            int nOff = t.nameOffset(i);
+            int nLen = t.nameLength(i);
+            if (nLen == 0 || isBuiltIn(d, nOff, nLen)) {
+                continue;
+            }
+            out.append(",\"");
+            if (d[nOff] == '.') {
+                out.append((byte) '_');
+                nOff++;
+                nLen--;
+            }
+            JsonStringEscaper.escape(out, d, nOff, nLen);
+            out.append("\":\"");
+            JsonStringEscaper.escape(out, d, t.valueOffset(i), t.valueLength(i));
+            out.append((byte) '"');
+        }
+    }
+
+    private boolean isBuiltIn(byte[] d, int off, int len) {
+        for (byte[] n : builtIn) {
+            if (n.length == len && java.util.Arrays.equals(n, 0, len, d, off, off + len)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,432 @@
+package dev.logrouter.sinks.elasticsearch;
+
+import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.ErrorCause;
+import co.elastic.clients.elasticsearch.core.BulkRequest;
+import co.elastic.clients.elasticsearch.core.BulkResponse;
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
+import co.elastic.clients.transport.TransportException;
+import co.elastic.clients.util.BinaryData;
+import co.elastic.clients.util.ContentType;
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.sink.DeadLetterFile;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.Template;
+import org.elasticsearch.client.RestClient;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Writes each event as one document in bulk requests, and accounts for every document by its item in the bulk
+ * response. {@link #append} renders the document and adds it to the bulk being built; a full bulk
+ * ({@code batch-size} documents or {@code batch-bytes}) is sent at once, with up to {@code max-in-flight} requests
+ * out; {@link #flush} sends what is left and returns only when every document appended since the last flush is
+ * indexed or dead-lettered, so the sink's ring sequence never passes a document that could still be lost.
+ *
+ * <p>Outcomes, per item of a bulk response:
+ * <ul>
+ *   <li>2xx: {@code indexed};</li>
+ *   <li>429 (the server's write queue is full) and 5xx: kept and sent again, alone (the rest of the bulk is not),
+ *       after a capped exponential backoff with jitter, until indexed ({@code retried}, {@code rejected} counts
+ *       the 429s); with {@code max-item-retries} set, dead-lettered after that many;</li>
+ *   <li>409 on a document sent again with {@code op-type: create}: its first attempt was indexed and only the
+ *       response got lost; counted {@code alreadyIndexed} and indexed;</li>
+ *   <li>any other 4xx (mapping or parse error, invalid index name, a 409 on a first attempt): written to the
+ *       dead-letter file with index, status and reason; the rest of the bulk goes on.</li>
+ * </ul>
+ * A request that fails as a whole (connection refused or reset on every host, timeout, a 429/5xx/401/403 answer
+ * for the whole request) keeps its documents; {@code flush} then throws and the sink handler retries it with
+ * backoff, holding the ring (backpressure); the retry sends the kept documents again ({@code resent}). With
+ * generated ids ({@code generate-id}) a document that was indexed before the failure is not indexed twice. A whole
+ * request answered with another 4xx (400, 413) can never succeed: its documents are dead-lettered.
+ *
+ * <p>Allocation: per document its JSON bytes, its id and the client's operation objects (the client holds them
+ * until the response); the index name is made a String only when it changes.
+ *
+ * <p>Threads: every {@link Sink} method on the sink's thread, which also reads every response (the client's I/O
+ * threads only complete the futures); {@link #abort} from any thread.
+ */
+public final class ElasticsearchSink implements Sink {
+
+    private static final long MIN_RETRY_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** Longest index name Elasticsearch accepts, in bytes. */
+    static final int MAX_INDEX = 255;
+
+    private final ElasticsearchSinkConfig cfg;
+    private final Template indexTemplate;
+    private final Template idTemplate;
+    private final Template documentTemplate;
+    private final DocumentWriter documents;
+    private final DocumentIds ids;
+    private final DeadLetterFile deadLetters;
+    private final boolean create;
+    private final int batchSize;
+    private final long batchBytes;
+    private final int maxInFlight;
+    private final long maxBackoffNanos;
+
+    private final ByteBuilder buf = new ByteBuilder(1024);
+    private final ByteBuilder lastIndexBytes = new ByteBuilder(64);
+    private String lastIndex;
+
+    private RestClient rest;
+    private ElasticsearchAsyncClient client;
+    private volatile boolean aborted;
+
+    /** The bulk being built. */
+    private List<Doc> building = new ArrayList<>();
+    private long buildingBytes;
+    /** Bulk requests sent, oldest first. */
+    private final ArrayDeque<Bulk> inFlight = new ArrayDeque<>();
+    /** Documents of requests that failed as a whole: sent again by the next flush. */
+    private final List<Doc> unsent = new ArrayList<>();
+    private Exception requestFailure;
+    private int requestFailureStatus;
+    /** Documents answered 429/5xx: sent again after a backoff. */
+    private final List<Doc> retry = new ArrayList<>();
+    private long retryBackoffNanos = MIN_RETRY_BACKOFF_NANOS;
+
+    private final Counter indexed;
+    private final Counter retried;
+    private final Counter rejected;
+    private final Counter serverErrors;
+    private final Counter alreadyIndexed;
+    private final Counter requestFailures;
+    private final Counter resent;
+    private final Counter bulkRequests;
+    private final Counter bulkMicros;
+    private volatile int inFlightGauge;
+
+    public ElasticsearchSink(ElasticsearchSinkConfig cfg, ZoneId zone, MetricGroup metrics) {
+        this.cfg = cfg;
+        this.indexTemplate = Template.compile(cfg.index(), zone);
+        this.idTemplate = cfg.id() == null ? null : Template.compile(cfg.id(), zone);
+        this.documentTemplate = cfg.template() == null ? null : Template.compile(cfg.template(), zone);
+        this.documents = new DocumentWriter("ecs".equals(cfg.schema()), zone);
+        this.ids = idTemplate == null && cfg.generateId() ? new DocumentIds() : null;
+        this.create = "create".equals(cfg.opType());
+        this.batchSize = cfg.batchSize();
+        this.batchBytes = cfg.batchBytes().bytes();
+        this.maxInFlight = cfg.maxInFlight();
+        this.maxBackoffNanos = Math.max(MIN_RETRY_BACKOFF_NANOS, cfg.maxRetryBackoff().nanos());
+        this.deadLetters = new DeadLetterFile(cfg.name(),
+                cfg.deadLetter() != null ? Path.of(cfg.deadLetter()) : DeadLetterFile.defaultPath(cfg.name()), metrics);
+        this.indexed = metrics.counter("indexed", "Documents the server indexed (a 2xx item).");
+        this.retried = metrics.counter("retried", "Documents sent again alone after a 429 or 5xx item.");
+        this.rejected = metrics.counter("rejected", "Items answered 429: the server's write queue was full.");
+        this.serverErrors = metrics.counter("serverErrors", "Items answered 5xx.");
+        this.alreadyIndexed = metrics.counter("alreadyIndexed", "Documents sent again whose create answered 409: "
+                + "the first attempt was indexed (counted in indexed).");
+        this.requestFailures = metrics.counter("requestFailures", "Bulk requests that failed as a whole (no "
+                + "server reachable, timeout, 429/5xx for the request); their documents are kept and sent again.");
+        this.resent = metrics.counter("resent", "Documents sent again after their whole request failed.");
+        this.bulkRequests = metrics.counter("bulkRequests", "Bulk requests answered (retries included).");
+        this.bulkMicros = metrics.counter("bulkMicros", "Total time from sending a bulk request to its answer, "
+                + "in microseconds.");
+        metrics.gauge("bulkLatencyAvgMicros", "Average bulk request latency in microseconds (bulkMicros / "
+                + "bulkRequests).", () -> {
+                    long n = bulkRequests.get();
+                    return n == 0 ? 0 : bulkMicros.get() / n;
+                });
+        metrics.gauge("inFlight", "Bulk requests sent and not yet answered.", () -> inFlightGauge);
+    }
+
+    @Override
+    public void start() {
+        rest = ElasticsearchClients.restClient(cfg);
+        client = ElasticsearchClients.client(rest);
+    }
+
+    @Override
+    public long append(LogEvent event) throws Exception {
+        String index = index(event);
+        String id = null;
+        if (idTemplate != null) {
+            buf.reset();
+            idTemplate.render(event, buf);
+            id = buf.length() == 0 ? null : new String(buf.array(), 0, buf.length(), StandardCharsets.UTF_8);
+        } else if (ids != null) {
+            id = ids.next();
+        }
+        buf.reset();
+        if (documentTemplate != null) {
+            documentTemplate.render(event, buf);
+        } else {
+            documents.write(event, buf);
+        }
+        byte[] json = Arrays.copyOf(buf.array(), buf.length());
+        Doc d = new Doc(index, id, json, operation(index, id, json));
+        building.add(d);
+        buildingBytes += json.length;
+        if (building.size() >= batchSize || buildingBytes >= batchBytes) {
+            sendBuilding();
+        }
+        return json.length;
+    }
+
+    private BulkOperation operation(String index, String id, byte[] json) {
+        BinaryData body = BinaryData.of(json, ContentType.APPLICATION_JSON);
+        return create
+                ? BulkOperation.of(b -> b.create(c -> c.index(index).id(id).document(body)))
+                : BulkOperation.of(b -> b.index(c -> c.index(index).id(id).document(body)));
+    }
+
+    /** The rendered index name, made valid; a String only when it differs from the last one. */
+    private String index(LogEvent event) {
+        buf.reset();
+        indexTemplate.render(event, buf);
+        IndexNames.sanitize(buf, MAX_INDEX);
+        if (lastIndex == null || !lastIndexBytes.contentEquals(buf.array(), 0, buf.length())) {
+            lastIndexBytes.reset();
+            lastIndexBytes.append(buf.array(), 0, buf.length());
+            lastIndex = new String(buf.array(), 0, buf.length(), StandardCharsets.UTF_8);
+        }
+        return lastIndex;
+    }
+
+    private void sendBuilding() throws InterruptedException {
+        List<Doc> docs = building;
+        building = new ArrayList<>(Math.min(batchSize, 1024));
+        buildingBytes = 0;
+        send(docs);
+    }
+
+    /** Sends one bulk request, first waiting for the oldest answer while {@code max-in-flight} are out. */
+    private void send(List<Doc> docs) throws InterruptedException {
+        while (inFlight.size() >= maxInFlight) {
+            complete(inFlight.poll());
+        }
+        List<BulkOperation> ops = new ArrayList<>(docs.size());
+        for (Doc d : docs) {
+            ops.add(d.op);
+            d.attempts++;
+        }
+        CompletableFuture<BulkResponse> f;
+        try {
+            f = client.bulk(BulkRequest.of(b -> b.operations(ops)));
+        } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+        }
+        inFlight.add(new Bulk(docs, f, System.nanoTime()));
+        inFlightGauge = inFlight.size();
+    }
+
+    @Override
+    public void flush() throws Exception {
+        if (!unsent.isEmpty()) {
+            List<Doc> again = new ArrayList<>(unsent);
+            unsent.clear();
+            requestFailure = null;
+            resent.add(again.size());
+            sendAll(again);
+        }
+        if (!building.isEmpty()) {
+            sendBuilding();
+        }
+        drain();
+        while (unsent.isEmpty() && !retry.isEmpty()) {
+            if (aborted) {
+                throw new IOException("aborted with " + retry.size() + " documents to retry");
+            }
+            long backoff = retryBackoffNanos;
+            // full jitter over the upper half: spreads the retries of several sinks or routers
+            LockSupport.parkNanos(backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1));
+            retryBackoffNanos = Math.min(backoff * 2, maxBackoffNanos);
+            List<Doc> again = new ArrayList<>(retry);
+            retry.clear();
+            retried.add(again.size());
+            sendAll(again);
+            drain();
+        }
+        if (retry.isEmpty()) {
+            retryBackoffNanos = MIN_RETRY_BACKOFF_NANOS;
+        }
+        if (!unsent.isEmpty()) {
+            Exception cause = requestFailure;
+            throw new IOException(unsent.size() + " documents not indexed, to be sent again: "
+                    + (requestFailureStatus == 0 ? "" : "status " + requestFailureStatus + ", ")
+                    + (cause == null ? "request failed" : cause.toString()), cause);
+        }
+    }
+
+    private void sendAll(List<Doc> docs) throws InterruptedException {
+        for (int from = 0; from < docs.size(); from += batchSize) {
+            send(new ArrayList<>(docs.subList(from, Math.min(docs.size(), from + batchSize))));
+        }
+    }
+
+    private void drain() throws InterruptedException {
+        while (!inFlight.isEmpty()) {
+            complete(inFlight.poll());
+        }
+        inFlightGauge = 0;
+    }
+
+    /** Waits for one request's answer and settles each of its documents. */
+    private void complete(Bulk b) throws InterruptedException {
+        BulkResponse response;
+        try {
+            response = await(b.future);
+        } catch (ExecutionException e) {
+            requestFailed(b, e.getCause() == null ? e : e.getCause());
+            return;
+        } finally {
+            inFlightGauge = inFlight.size();
+        }
+        bulkRequests.inc();
+        bulkMicros.add(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - b.sentNanos));
+        List<BulkResponseItem> items = response.items();
+        if (items.size() != b.docs.size()) {
+            requestFailed(b, new IOException("bulk response has " + items.size() + " items for "
+                    + b.docs.size() + " documents"));
+            return;
+        }
+        for (int i = 0; i < items.size(); i++) {
+            settle(b.docs.get(i), items.get(i));
+        }
+    }
+
+    private BulkResponse await(CompletableFuture<BulkResponse> f) throws ExecutionException, InterruptedException {
+        while (true) {
+            if (aborted) {
+                f.cancel(true);
+                throw new ExecutionException(new IOException("sink aborted"));
+            }
+            try {
+                return f.get(100, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // look at aborted again
+            }
+        }
+    }
+
+    private void settle(Doc d, BulkResponseItem item) {
+        int status = item.status();
+        if (status >= 200 && status < 300) {
+            indexed.inc();
+        } else if (status == 409 && create && d.attempts > 1) {
+            alreadyIndexed.inc();
+            indexed.inc();
+        } else if (status == 429 || status >= 500) {
+            if (status == 429) {
+                rejected.inc();
+            } else {
+                serverErrors.inc();
+            }
+            if (cfg.maxItemRetries() >= 0 && d.attempts > cfg.maxItemRetries()) {
+                deadLetter(d, status, "gave up after " + d.attempts + " attempts: " + reason(item.error()));
+            } else {
+                retry.add(d);
+            }
+        } else {
+            deadLetter(d, status, reason(item.error()));
+        }
+    }
+
+    private void requestFailed(Bulk b, Throwable cause) {
+        int status = status(cause);
+        if (status >= 400 && status < 500 && status != 408 && status != 429 && status != 401 && status != 403) {
+            String reason = cause instanceof ElasticsearchException ee ? reason(ee.error()) : cause.toString();
+            for (Doc d : b.docs) {
+                deadLetter(d, status, "whole request refused: " + reason);
+            }
+            return;
+        }
+        requestFailures.inc();
+        requestFailure = cause instanceof Exception e ? e : new IOException(cause);
+        requestFailureStatus = status;
+        unsent.addAll(b.docs);
+    }
+
+    private static int status(Throwable t) {
+        if (t instanceof ElasticsearchException e) {
+            return e.status();
+        }
+        if (t instanceof TransportException e) {
+            return e.statusCode();
+        }
+        return 0;
+    }
+
+    private static String reason(ErrorCause e) {
+        if (e == null) {
+            return "no reason given";
+        }
+        StringBuilder s = new StringBuilder().append(e.type()).append(": ").append(e.reason());
+        if (e.causedBy() != null) {
+            s.append(" (caused by ").append(e.causedBy().type()).append(": ").append(e.causedBy().reason())
+                    .append(')');
+        }
+        return s.toString();
+    }
+
+    private void deadLetter(Doc d, int status, String reason) {
+        byte[] key = d.id == null ? null : d.id.getBytes(StandardCharsets.UTF_8);
+        deadLetters.write(d.index, status, reason, key, d.json, 0, d.json.length);
+    }
+
+    @Override
+    public void abort() {
+        aborted = true;
+        RestClient r = rest;
+        if (r != null) {
+            try {
+                r.close();
+            } catch (IOException | RuntimeException e) {
+                // closing is all that is left to do
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (!aborted) {
+                flush();
+            }
+        } finally {
+            if (rest != null && (aborted || (unsent.isEmpty() && retry.isEmpty()))) {
+                rest.close();
+                deadLetters.close();
+            }
+        }
+    }
+
+    /** One document: what it was rendered as, and how often it has been answered. */
+    private static final class Doc {
+        final String index;
+        final String id;
+        final byte[] json;
+        final BulkOperation op;
+        int attempts;
+
+        Doc(String index, String id, byte[] json, BulkOperation op) {
+            this.index = index;
+            this.id = id;
+            this.json = json;
+            this.op = op;
+        }
+    }
+
+    /** One bulk request sent. */
+    private record Bulk(List<Doc> docs, CompletableFuture<BulkResponse> future, long sentNanos) {
+    }
+}
