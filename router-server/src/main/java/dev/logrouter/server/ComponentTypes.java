@@ -12,6 +12,7 @@ import dev.logrouter.netty.tcp.TcpSourceConfig;
 import dev.logrouter.patterndb.stage.PatternDbParserConfig;
 import dev.logrouter.patterndb.stage.PatternDbService;
 import dev.logrouter.netty.udp.UdpSourceConfig;
+import dev.logrouter.sinks.elasticsearch.ElasticsearchSinkConfig;
 import dev.logrouter.sinks.file.FileSinkConfig;
 import dev.logrouter.sinks.kafka.KafkaSinkConfig;
 import dev.logrouter.sinks.kafka.KafkaSourceConfig;
@@ -36,6 +37,7 @@ public final class ComponentTypes {
         SOURCES.put("kafka", KafkaSourceConfig.class);
         SINKS.put("file", FileSinkConfig.class);
         SINKS.put("kafka", KafkaSinkConfig.class);
+        SINKS.put("elasticsearch", ElasticsearchSinkConfig.class);
         PARSERS.putAll(ParserTypes.core());
         PARSERS.put("patterndb", PatternDbParserConfig.class);
     }

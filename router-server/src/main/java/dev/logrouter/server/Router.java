@@ -24,6 +24,8 @@ import dev.logrouter.patterndb.stage.CorrelationStage;
 import dev.logrouter.patterndb.stage.PatternDbService;
 import dev.logrouter.sinks.file.FileSink;
 import dev.logrouter.sinks.file.FileSinkConfig;
+import dev.logrouter.sinks.elasticsearch.ElasticsearchSink;
+import dev.logrouter.sinks.elasticsearch.ElasticsearchSinkConfig;
 import dev.logrouter.sinks.kafka.KafkaSink;
 import dev.logrouter.sinks.kafka.KafkaSinkConfig;
 import dev.logrouter.sinks.kafka.KafkaSource;
@@ -95,6 +97,9 @@ public final class Router {
         }
         if (sc instanceof KafkaSinkConfig k) {
             return new KafkaSink(k, zone, metrics.group("Sink", k.name()));
+        }
+        if (sc instanceof ElasticsearchSinkConfig e) {
+            return new ElasticsearchSink(e, zone, metrics.group("Sink", e.name()));
         }
         throw new IllegalArgumentException("unsupported sink type " + sc.getClass().getSimpleName());
     }

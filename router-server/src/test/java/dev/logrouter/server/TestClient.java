@@ -14,7 +14,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 
 /** Loopback syslog client and waiting helpers for the end-to-end tests. */
 final class TestClient {
@@ -44,6 +48,45 @@ final class TestClient {
     static void sendUdp(String hostPort, byte[] bytes) throws IOException {
         try (DatagramSocket s = new DatagramSocket()) {
             s.send(new DatagramPacket(bytes, bytes.length, address(hostPort)));
+        }
+    }
+
+    /**
+     * Streams {@code n} lines over one connection on a thread of its own, pausing after the first {@code pauseAt}
+     * until {@code resume} opens (so that the rest arrives while a server is away). {@link #join} says how many
+     * lines were written and rethrows what failed.
+     */
+    static final class Stream {
+        private final AtomicInteger written = new AtomicInteger();
+        private final AtomicReference<Throwable> error = new AtomicReference<>();
+        private final Thread thread;
+
+        Stream(String hostPort, int n, IntFunction<String> line, int pauseAt, CountDownLatch resume) {
+            thread = new Thread(() -> {
+                try (Socket s = new Socket()) {
+                    s.connect(address(hostPort), 5000);
+                    OutputStream out = s.getOutputStream();
+                    for (int i = 0; i < n; i++) {
+                        if (i == pauseAt) {
+                            out.flush();
+                            resume.await();
+                        }
+                        out.write(line.apply(i).getBytes(StandardCharsets.UTF_8));
+                        written.incrementAndGet();
+                    }
+                } catch (IOException | InterruptedException e) {
+                    error.set(e);
+                }
+            }, "sender");
+            thread.start();
+        }
+
+        int join(long timeoutMillis) throws Throwable {
+            thread.join(timeoutMillis);
+            if (error.get() != null) {
+                throw error.get();
+            }
+            return written.get();
         }
     }
 

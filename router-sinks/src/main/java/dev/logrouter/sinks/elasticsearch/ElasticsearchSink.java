@@ -17,6 +17,7 @@ import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.Template;
+import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
 
 import java.io.IOException;
@@ -46,14 +47,15 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>2xx: {@code indexed};</li>
  *   <li>429 (the server's write queue is full) and 5xx: kept and sent again, alone (the rest of the bulk is not),
  *       after a capped exponential backoff with jitter, until indexed ({@code retried}, {@code rejected} counts
- *       the 429s); with {@code max-item-retries} set, dead-lettered after that many;</li>
+ *       the 429s); with {@code max-item-retries} set, dead-lettered after that many. A whole request answered 429
+ *       or 5xx is treated the same way, document by document;</li>
  *   <li>409 on a document sent again with {@code op-type: create}: its first attempt was indexed and only the
  *       response got lost; counted {@code alreadyIndexed} and indexed;</li>
  *   <li>any other 4xx (mapping or parse error, invalid index name, a 409 on a first attempt): written to the
  *       dead-letter file with index, status and reason; the rest of the bulk goes on.</li>
  * </ul>
- * A request that fails as a whole (connection refused or reset on every host, timeout, a 429/5xx/401/403 answer
- * for the whole request) keeps its documents; {@code flush} then throws and the sink handler retries it with
+ * A request that fails as a whole otherwise (connection refused or reset on every host, timeout, 401/403) keeps its
+ * documents; {@code flush} then throws and the sink handler retries it with
  * backoff, holding the ring (backpressure); the retry sends the kept documents again ({@code resent}). With
  * generated ids ({@code generate-id}) a document that was indexed before the failure is not indexed twice. A whole
  * request answered with another 4xx (400, 413) can never succeed: its documents are dead-lettered.
@@ -131,12 +133,14 @@ public final class ElasticsearchSink implements Sink {
                 cfg.deadLetter() != null ? Path.of(cfg.deadLetter()) : DeadLetterFile.defaultPath(cfg.name()), metrics);
         this.indexed = metrics.counter("indexed", "Documents the server indexed (a 2xx item).");
         this.retried = metrics.counter("retried", "Documents sent again alone after a 429 or 5xx item.");
-        this.rejected = metrics.counter("rejected", "Items answered 429: the server's write queue was full.");
-        this.serverErrors = metrics.counter("serverErrors", "Items answered 5xx.");
+        this.rejected = metrics.counter("rejected", "Documents answered 429 (as an item or with their whole "
+                + "request): the server's write queue was full. Each is retried.");
+        this.serverErrors = metrics.counter("serverErrors", "Documents answered 5xx (as an item or with their "
+                + "whole request). Each is retried.");
         this.alreadyIndexed = metrics.counter("alreadyIndexed", "Documents sent again whose create answered 409: "
                 + "the first attempt was indexed (counted in indexed).");
         this.requestFailures = metrics.counter("requestFailures", "Bulk requests that failed as a whole (no "
-                + "server reachable, timeout, 429/5xx for the request); their documents are kept and sent again.");
+                + "server reachable, timeout, an error status for the whole request).");
         this.resent = metrics.counter("resent", "Documents sent again after their whole request failed.");
         this.bulkRequests = metrics.counter("bulkRequests", "Bulk requests answered (retries included).");
         this.bulkMicros = metrics.counter("bulkMicros", "Total time from sending a bulk request to its answer, "
@@ -326,24 +330,35 @@ public final class ElasticsearchSink implements Sink {
             alreadyIndexed.inc();
             indexed.inc();
         } else if (status == 429 || status >= 500) {
-            if (status == 429) {
-                rejected.inc();
-            } else {
-                serverErrors.inc();
-            }
-            if (cfg.maxItemRetries() >= 0 && d.attempts > cfg.maxItemRetries()) {
-                deadLetter(d, status, "gave up after " + d.attempts + " attempts: " + reason(item.error()));
-            } else {
-                retry.add(d);
-            }
+            (status == 429 ? rejected : serverErrors).inc();
+            retryOrGiveUp(d, status, reason(item.error()));
         } else {
             deadLetter(d, status, reason(item.error()));
         }
     }
 
+    private void retryOrGiveUp(Doc d, int status, String reason) {
+        if (cfg.maxItemRetries() >= 0 && d.attempts > cfg.maxItemRetries()) {
+            deadLetter(d, status, "gave up after " + d.attempts + " attempts: " + reason);
+        } else {
+            retry.add(d);
+        }
+    }
+
     private void requestFailed(Bulk b, Throwable cause) {
         int status = status(cause);
-        if (status >= 400 && status < 500 && status != 408 && status != 429 && status != 401 && status != 403) {
+        if (status == 429 || status >= 500) {
+            // the server is there and refused the whole request: its documents wait the item backoff, not the
+            // sink handler's
+            requestFailures.inc();
+            (status == 429 ? rejected : serverErrors).add(b.docs.size());
+            for (Doc d : b.docs) {
+                retryOrGiveUp(d, status, cause instanceof ElasticsearchException ee ? reason(ee.error())
+                        : cause.toString());
+            }
+            return;
+        }
+        if (status >= 400 && status != 408 && status != 401 && status != 403) {
             String reason = cause instanceof ElasticsearchException ee ? reason(ee.error()) : cause.toString();
             for (Doc d : b.docs) {
                 deadLetter(d, status, "whole request refused: " + reason);
@@ -356,12 +371,18 @@ public final class ElasticsearchSink implements Sink {
         unsent.addAll(b.docs);
     }
 
+    /** The HTTP status the server answered a failed request with (0: none, e.g. no connection). */
     private static int status(Throwable t) {
-        if (t instanceof ElasticsearchException e) {
-            return e.status();
-        }
-        if (t instanceof TransportException e) {
-            return e.statusCode();
+        for (int depth = 0; t != null && depth < 8; t = t.getCause(), depth++) {
+            if (t instanceof ElasticsearchException e) {
+                return e.status();
+            }
+            if (t instanceof ResponseException e) {
+                return e.getResponse().getStatusLine().getStatusCode();
+            }
+            if (t instanceof TransportException e && e.statusCode() > 0) {
+                return e.statusCode();
+            }
         }
         return 0;
     }
