@@ -126,7 +126,7 @@ class ElasticsearchRouterTest {
                 max-in-flight: 6
                 max-retry-backoff: 200ms
                 """);
-        int n = 5_000;
+        int n = 2_000;
         StringBuilder lines = new StringBuilder();
         for (int i = 0; i < n; i++) {
             lines.append("<13>Mar  1 10:00:00 h app: seq=").append(i).append('\n');

@@ -206,7 +206,7 @@ public final class ElasticsearchSink implements Sink {
         return lastIndex;
     }
 
-    private void sendBuilding() throws InterruptedException {
+    private void sendBuilding() {
         List<Doc> docs = building;
         building = new ArrayList<>(Math.min(batchSize, 1024));
         buildingBytes = 0;
@@ -214,7 +214,7 @@ public final class ElasticsearchSink implements Sink {
     }
 
     /** Sends one bulk request, first waiting for the oldest answer while {@code max-in-flight} are out. */
-    private void send(List<Doc> docs) throws InterruptedException {
+    private void send(List<Doc> docs) {
         while (inFlight.size() >= maxInFlight) {
             complete(inFlight.poll());
         }
@@ -271,13 +271,13 @@ public final class ElasticsearchSink implements Sink {
         }
     }
 
-    private void sendAll(List<Doc> docs) throws InterruptedException {
+    private void sendAll(List<Doc> docs) {
         for (int from = 0; from < docs.size(); from += batchSize) {
             send(new ArrayList<>(docs.subList(from, Math.min(docs.size(), from + batchSize))));
         }
     }
 
-    private void drain() throws InterruptedException {
+    private void drain() {
         while (!inFlight.isEmpty()) {
             complete(inFlight.poll());
         }
@@ -285,7 +285,7 @@ public final class ElasticsearchSink implements Sink {
     }
 
     /** Waits for one request's answer and settles each of its documents. */
-    private void complete(Bulk b) throws InterruptedException {
+    private void complete(Bulk b) {
         BulkResponse response;
         try {
             response = await(b.future);
@@ -308,16 +308,31 @@ public final class ElasticsearchSink implements Sink {
         }
     }
 
-    private BulkResponse await(CompletableFuture<BulkResponse> f) throws ExecutionException, InterruptedException {
-        while (true) {
-            if (aborted) {
-                f.cancel(true);
-                throw new ExecutionException(new IOException("sink aborted"));
+    /**
+     * The request's answer. An interrupt does not end the wait (the documents would be neither sent again nor
+     * settled); it is kept for the caller. {@link #abort} ends it, and {@code request-timeout} bounds it.
+     */
+    private BulkResponse await(CompletableFuture<BulkResponse> f) throws ExecutionException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                if (aborted) {
+                    f.cancel(true);
+                    throw new ExecutionException(new IOException("sink aborted"));
+                }
+                try {
+                    return f.get(100, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    // look at aborted again
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.CancellationException e) {
+                    throw new ExecutionException(e);
+                }
             }
-            try {
-                return f.get(100, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                // look at aborted again
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }
