@@ -43,6 +43,8 @@
 # SETTLE_SECS=2 STALL_SECS=30 MAX_DRAIN_SECS=600 POLL_SECS=0.2 WARMUP_SECS (lr 10, rs 0)
 # SHARDS=1 REPLICAS=0 REFRESH_INTERVAL=1s KEEP_INDICES=0 SAMPLE=1 MAVEN_WAIT_SECS=1800
 # LOGGEN_GRACE_SECS=60 (loggen is stopped that long after its -I if still running)
+# ES_WARMUP_DOCS=300000 (documents bulk-indexed into a scratch index before the first run, so
+# that no peer gets a cold ES JVM; 0 = none)
 # rsyslog: RSYSLOG_ROOT=/opt/peers/rsyslog-root RS_QUEUE_SIZE=500000 RS_BATCH=5000 RS_WORKERS=2
 #   RS_MAXBYTES=5m
 # logrouter: ROUTER_JAR=<repo>/router-server/target/logrouter.jar (else /work/main's)
@@ -76,6 +78,7 @@ KEEP_INDICES=${KEEP_INDICES:-0}
 SAMPLE=${SAMPLE:-1}
 MAVEN_WAIT_SECS=${MAVEN_WAIT_SECS:-1800}
 LOGGEN_GRACE_SECS=${LOGGEN_GRACE_SECS:-60}
+ES_WARMUP_DOCS=${ES_WARMUP_DOCS:-300000}
 RSYSLOG_ROOT=${RSYSLOG_ROOT:-/opt/peers/rsyslog-root}
 RSYSLOGD=${RSYSLOGD:-$RSYSLOG_ROOT/usr/sbin/rsyslogd}
 RSYSLOG_MODDIR=${RSYSLOG_MODDIR:-$RSYSLOG_ROOT/usr/lib/x86_64-linux-gnu/rsyslog}
@@ -98,7 +101,7 @@ LOGGEN=${LOGGEN:-/usr/bin/loggen}
 JAVA=${JAVA:-java}
 export WORK RESULTS_DIR ES_DIR ES_PORT ES_HEAP ES_URL PEER_PORT LOAD_SECS CONNS MSG_SIZE RATE LG_PROTO \
   SETTLE_SECS STALL_SECS MAX_DRAIN_SECS POLL_SECS SHARDS REPLICAS REFRESH_INTERVAL KEEP_INDICES SAMPLE \
-  MAVEN_WAIT_SECS LOGGEN_GRACE_SECS RSYSLOG_ROOT RSYSLOGD RSYSLOG_MODDIR RS_QUEUE_SIZE RS_BATCH RS_WORKERS RS_MAXBYTES \
+  MAVEN_WAIT_SECS LOGGEN_GRACE_SECS ES_WARMUP_DOCS RSYSLOG_ROOT RSYSLOGD RSYSLOG_MODDIR RS_QUEUE_SIZE RS_BATCH RS_WORKERS RS_MAXBYTES \
   ROUTER_JAR LR_WORKERS LR_BATCH_SIZE LR_FLUSH_TIMEOUT LR_MAX_IN_FLIGHT LR_JAVA_OPTS LR_SINK_EXTRA \
   LOCK LOGGEN JAVA
 
@@ -196,6 +199,24 @@ settle() {
     sleep "$POLL_SECS"
   done
   S_TOTAL=$last
+}
+
+# es_warmup: bulk-index ES_WARMUP_DOCS documents of the benchmark's shape (5000 per request)
+# into the scratch index bench-warmup, then delete it. Run under the CPU lock.
+es_warmup() {
+  local n=$ES_WARMUP_DOCS body=$WORK/warmup-bulk.ndjson i t0=$SECONDS
+  (( n > 0 )) || return 0
+  create_index bench-warmup
+  awk 'BEGIN { pad = sprintf("%300s", ""); gsub(/ /, "PADD", pad); pad = substr(pad, 1, 300)
+    for (i = 0; i < 5000; i++) {
+      print "{\"index\":{}}"
+      printf "{\"@timestamp\":\"2026-01-01T00:00:00.000Z\",\"host\":\"localhost\",\"program\":\"prg00000\",\"pid\":\"1234\",\"severity\":\"info\",\"facility\":\"auth\",\"message\":\"seq: %010d, thread: 0000, runid: 1, %s\"}\n", i, pad
+    } }' > "$body"
+  for i in $(seq $(( (n + 4999) / 5000 ))); do
+    curl -fsS -m 120 -o /dev/null -H 'Content-Type: application/x-ndjson' --data-binary "@$body" "$ES/bench-warmup/_bulk"
+  done
+  esq DELETE /bench-warmup > /dev/null
+  echo "ES warm-up: $n documents bulk-indexed in $((SECONDS - t0)) s"
 }
 
 # ============================================================================
@@ -395,6 +416,9 @@ wait_for_build() {
 if [ "${1:-}" = __run ]; then
   shift; one_run "$@"; exit $?
 fi
+if [ "${1:-}" = __eswarmup ]; then   # es-bench.sh __eswarmup: only the ES warm-up (under the lock)
+  es_warmup; exit 0
+fi
 if [ "${1:-}" = __lrconfig ]; then   # es-bench.sh __lrconfig FILE INDEX: write the lr config only
   shift; write_lr_config "$@"; exit 0
 fi
@@ -436,6 +460,9 @@ esq GET "/_cluster/health?wait_for_status=yellow&timeout=60s" > /dev/null \
   || { echo "Elasticsearch at $ES is not healthy" >&2; exit 3; }
 es_version=$(esq GET '/_nodes/_local?filter_path=nodes.*.version' | grep -o '"version":"[^"]*"' | head -1 | cut -d'"' -f4 || true)
 echo "Elasticsearch $es_version at $ES (pid $(es_pid))"
+
+wait_for_build
+flock "$LOCK" "$0" __eswarmup
 
 first_line=$( [ -s "$CSV" ] && wc -l < "$CSV" || echo 1)
 failed=0
