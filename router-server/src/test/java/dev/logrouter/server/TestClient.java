@@ -74,10 +74,11 @@ final class TestClient {
                         out.write(line.apply(i).getBytes(StandardCharsets.UTF_8));
                         written.incrementAndGet();
                     }
-                } catch (IOException | InterruptedException e) {
+                } catch (Throwable e) {
                     error.set(e);
                 }
             }, "sender");
+            thread.setDaemon(true); // a failed test must not leave it waiting for resume
             thread.start();
         }
 

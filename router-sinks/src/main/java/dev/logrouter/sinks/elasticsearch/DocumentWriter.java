@@ -24,8 +24,12 @@ import java.time.ZoneId;
  *   <li>an unset header field is left out; a PID of digits is a number ({@code pid} / {@code process.pid}), any
  *       other PROCID a string ({@code procid} / {@code log.syslog.procid});</li>
  *   <li>every name-value pair follows as a string, under its own name with a leading dot made {@code _}
- *       ({@code .SDATA.meta.seq} → {@code "_SDATA.meta.seq"}, which Elasticsearch reads as nested objects); a pair
- *       whose name is one of the built-in names is left out (the header wins).</li>
+ *       ({@code .SDATA.meta.seq} → {@code "_SDATA.meta.seq"}, which Elasticsearch reads as nested objects), and one
+ *       more {@code _} before a name Elasticsearch keeps for itself ({@code .id} → {@code "__id"}); a pair
+ *       whose name is a built-in name, or the object one lies in ({@code host} with {@code ecs}'s
+ *       {@code host.name}), is left out (the header wins). Names that clash otherwise ({@code a} and {@code a.b},
+ *       {@code host.ip} beside {@code syslog}'s {@code host}) are left to the index mapping, which refuses the
+ *       document: it is dead-lettered with the reason.</li>
  * </ul>
  *
  * <p>Threads: one instance per sink, used on the sink's thread.
@@ -37,6 +41,11 @@ final class DocumentWriter {
     private static final byte[][] ECS_NAMES = names("@timestamp", "host.name", "process.name", "process.pid",
             "log.syslog.procid", "log.syslog.msgid", "log.syslog.priority", "log.syslog.severity.code",
             "log.syslog.severity.name", "log.syslog.facility.code", "log.syslog.facility.name", "message", "tags");
+
+    /** Elasticsearch's metadata fields: a document may not hold them, so a pair named so gets one more {@code _}. */
+    private static final byte[][] METADATA = names("_id", "_index", "_source", "_routing", "_version", "_seq_no",
+            "_primary_term", "_ignored", "_ignored_source", "_field_names", "_doc_count", "_tier", "_type",
+            "_data_stream_timestamp", "_nested_path", "_feature", "_tsid", "_meta");
 
     private final boolean ecs;
     private final byte[][] builtIn;
@@ -131,8 +140,13 @@ final class DocumentWriter {
             out.append(",\"");
             if (d[nOff] == '.') {
                 out.append((byte) '_');
+                if (isMetadata(d, nOff, nLen)) {
+                    out.append((byte) '_');
+                }
                 nOff++;
                 nLen--;
+            } else if (isMetadata(d, nOff, nLen)) {
+                out.append((byte) '_');
             }
             JsonStringEscaper.escape(out, d, nOff, nLen);
             out.append("\":\"");
@@ -141,9 +155,28 @@ final class DocumentWriter {
         }
     }
 
+    /** Whether the name's first segment, read with its first byte as {@code _}, is a metadata field. */
+    private static boolean isMetadata(byte[] d, int off, int len) {
+        if (d[off] != '.' && d[off] != '_') {
+            return false;
+        }
+        int seg = 1;
+        while (seg < len && d[off + seg] != '.') {
+            seg++;
+        }
+        for (byte[] m : METADATA) {
+            if (m.length == seg && java.util.Arrays.equals(m, 1, seg, d, off + 1, off + seg)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A built-in name, or the object one lies in ({@code host} for {@code host.name}): the header wins. */
     private boolean isBuiltIn(byte[] d, int off, int len) {
         for (byte[] n : builtIn) {
-            if (n.length == len && java.util.Arrays.equals(n, 0, len, d, off, off + len)) {
+            if ((n.length == len || (n.length > len && n[len] == '.'))
+                    && java.util.Arrays.equals(n, 0, len, d, off, off + len)) {
                 return true;
             }
         }

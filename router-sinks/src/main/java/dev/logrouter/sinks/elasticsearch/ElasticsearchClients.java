@@ -67,9 +67,15 @@ final class ElasticsearchClients {
         return b.build();
     }
 
+    /**
+     * The typed client. Bulk answers are cut to what the sink reads ({@code filter_path}: per item its index, status
+     * and error): the server writes, and the client decodes, a fraction of the full response.
+     */
     static ElasticsearchAsyncClient client(RestClient rest) {
-        return new ElasticsearchAsyncClient(new RestClientTransport(rest, new JacksonJsonpMapper(), null,
-                NoopInstrumentation.INSTANCE));
+        RestClientTransport transport = new RestClientTransport(rest, new JacksonJsonpMapper(), null,
+                NoopInstrumentation.INSTANCE);
+        return new ElasticsearchAsyncClient(transport).withTransportOptions(transport.options().toBuilder()
+                .setParameter("filter_path", "took,errors,items.*._index,items.*.status,items.*.error").build());
     }
 
     /** An SSL context that trusts the certificates of a PEM file. */

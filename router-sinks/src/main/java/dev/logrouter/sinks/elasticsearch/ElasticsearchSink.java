@@ -46,31 +46,36 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>2xx: {@code indexed};</li>
  *   <li>429 (the server's write queue is full) and 5xx: kept and sent again, alone (the rest of the bulk is not),
- *       after a capped exponential backoff with jitter, until indexed ({@code retried}, {@code rejected} counts
- *       the 429s); with {@code max-item-retries} set, dead-lettered after that many. A whole request answered 429
- *       or 5xx is treated the same way, document by document;</li>
- *   <li>409 on a document sent again with {@code op-type: create}: its first attempt was indexed and only the
- *       response got lost; counted {@code alreadyIndexed} and indexed;</li>
- *   <li>any other 4xx (mapping or parse error, invalid index name, a 409 on a first attempt): written to the
- *       dead-letter file with index, status and reason; the rest of the bulk goes on.</li>
+ *       after a capped exponential backoff with jitter, until indexed ({@code retried}; {@code rejected} and
+ *       {@code serverErrors} count the answers); with {@code max-item-retries} set, dead-lettered after that many
+ *       such answers;</li>
+ *   <li>409 with {@code op-type: create} for a document an earlier attempt of which got no clear answer (no
+ *       response, a 5xx for the whole request): that attempt indexed it; counted {@code alreadyIndexed} and
+ *       indexed;</li>
+ *   <li>any other 4xx (mapping or parse error, invalid index name, a 409 otherwise): written to the dead-letter
+ *       file with index, status and reason; the rest of the bulk goes on.</li>
  * </ul>
- * A request that fails as a whole otherwise (connection refused or reset on every host, timeout, 401/403) keeps its
- * documents; {@code flush} then throws and the sink handler retries it with
- * backoff, holding the ring (backpressure); the retry sends the kept documents again ({@code resent}). With
- * generated ids ({@code generate-id}) a document that was indexed before the failure is not indexed twice. A whole
- * request answered with another 4xx (400, 413) can never succeed: its documents are dead-lettered.
+ * A request answered 429 or 5xx as a whole: its documents are retried as above (without counting towards
+ * {@code max-item-retries}). Answered 400 or 413 as a whole (one bad document, a body too large): split in halves,
+ * each sent again, down to a single document, which is dead-lettered. Any other failure of a whole request (no
+ * node reachable, reset, timeout, 401/403, a proxy's 404/405/407) keeps its documents; {@code flush} then throws
+ * and the sink handler retries it with backoff, holding the ring (backpressure); the retry sends the kept
+ * documents again ({@code resent}). With an id on every document ({@code generate-id}, or an {@code id} template)
+ * a document indexed before such a failure is not indexed twice.
  *
  * <p>Allocation: per document its JSON bytes, its id and the client's operation objects (the client holds them
  * until the response); the index name is made a String only when it changes.
  *
- * <p>Threads: every {@link Sink} method on the sink's thread, which also reads every response (the client's I/O
- * threads only complete the futures); {@link #abort} from any thread.
+ * <p>Threads: every {@link Sink} method on the sink's thread, which also settles every answer; the client's I/O
+ * threads send the requests, decode the responses and complete the futures; {@link #abort} from any thread.
  */
 public final class ElasticsearchSink implements Sink {
 
     private static final long MIN_RETRY_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** Longest index name Elasticsearch accepts, in bytes. */
     static final int MAX_INDEX = 255;
+    /** Longest _id Elasticsearch accepts, in bytes. */
+    static final int MAX_ID = 512;
 
     private final ElasticsearchSinkConfig cfg;
     private final Template indexTemplate;
@@ -89,7 +94,7 @@ public final class ElasticsearchSink implements Sink {
     private final ByteBuilder lastIndexBytes = new ByteBuilder(64);
     private String lastIndex;
 
-    private RestClient rest;
+    private volatile RestClient rest;
     private ElasticsearchAsyncClient client;
     private volatile boolean aborted;
 
@@ -104,7 +109,11 @@ public final class ElasticsearchSink implements Sink {
     private int requestFailureStatus;
     /** Documents answered 429/5xx: sent again after a backoff. */
     private final List<Doc> retry = new ArrayList<>();
+    /** Halves of requests refused as a whole with 400/413: sent again, each half on its own. */
+    private final ArrayDeque<List<Doc>> splits = new ArrayDeque<>();
+    private volatile int retrying;
     private long retryBackoffNanos = MIN_RETRY_BACKOFF_NANOS;
+    private String lastRetryReason = "";
 
     private final Counter indexed;
     private final Counter retried;
@@ -123,7 +132,7 @@ public final class ElasticsearchSink implements Sink {
         this.idTemplate = cfg.id() == null ? null : Template.compile(cfg.id(), zone);
         this.documentTemplate = cfg.template() == null ? null : Template.compile(cfg.template(), zone);
         this.documents = new DocumentWriter("ecs".equals(cfg.schema()), zone);
-        this.ids = idTemplate == null && cfg.generateId() ? new DocumentIds() : null;
+        this.ids = cfg.generateId() ? new DocumentIds() : null;
         this.create = "create".equals(cfg.opType());
         this.batchSize = cfg.batchSize();
         this.batchBytes = cfg.batchBytes().bytes();
@@ -140,7 +149,8 @@ public final class ElasticsearchSink implements Sink {
         this.alreadyIndexed = metrics.counter("alreadyIndexed", "Documents sent again whose create answered 409: "
                 + "the first attempt was indexed (counted in indexed).");
         this.requestFailures = metrics.counter("requestFailures", "Bulk requests that failed as a whole (no "
-                + "server reachable, timeout, an error status for the whole request).");
+                + "server reachable, timeout, an error status for the whole request; see the other counters for what "
+                + "became of their documents).");
         this.resent = metrics.counter("resent", "Documents sent again after their whole request failed.");
         this.bulkRequests = metrics.counter("bulkRequests", "Bulk requests answered (retries included).");
         this.bulkMicros = metrics.counter("bulkMicros", "Total time from sending a bulk request to its answer, "
@@ -151,6 +161,8 @@ public final class ElasticsearchSink implements Sink {
                     return n == 0 ? 0 : bulkMicros.get() / n;
                 });
         metrics.gauge("inFlight", "Bulk requests sent and not yet answered.", () -> inFlightGauge);
+        metrics.gauge("retrying", "Documents answered 429/5xx waiting to be sent again (the sink holds the ring "
+                + "meanwhile).", () -> retrying);
     }
 
     @Override
@@ -167,16 +179,31 @@ public final class ElasticsearchSink implements Sink {
             buf.reset();
             idTemplate.render(event, buf);
             id = buf.length() == 0 ? null : new String(buf.array(), 0, buf.length(), StandardCharsets.UTF_8);
-        } else if (ids != null) {
-            id = ids.next();
+        }
+        if (id == null && ids != null) {
+            id = ids.next(); // an id template that rendered empty still gets an id, so retries cannot duplicate
         }
         buf.reset();
         if (documentTemplate != null) {
             documentTemplate.render(event, buf);
+            // a raw line break would end the document's line in the bulk body; outside strings it is whitespace,
+            // inside one it is invalid JSON either way
+            byte[] b = buf.array();
+            for (int i = 0; i < buf.length(); i++) {
+                if (b[i] == '\n' || b[i] == '\r') {
+                    b[i] = ' ';
+                }
+            }
         } else {
             documents.write(event, buf);
         }
         byte[] json = Arrays.copyOf(buf.array(), buf.length());
+        if (id != null && id.getBytes(StandardCharsets.UTF_8).length > MAX_ID) {
+            // Elasticsearch refuses the whole bulk request for one such id
+            deadLetters.write(index, 0, "_id longer than " + MAX_ID + " bytes", id.getBytes(StandardCharsets.UTF_8),
+                    json, 0, json.length);
+            return json.length;
+        }
         Doc d = new Doc(index, id, json, operation(index, id, json));
         building.add(d);
         buildingBytes += json.length;
@@ -221,7 +248,6 @@ public final class ElasticsearchSink implements Sink {
         List<BulkOperation> ops = new ArrayList<>(docs.size());
         for (Doc d : docs) {
             ops.add(d.op);
-            d.attempts++;
         }
         CompletableFuture<BulkResponse> f;
         try {
@@ -246,13 +272,26 @@ public final class ElasticsearchSink implements Sink {
             sendBuilding();
         }
         drain();
-        while (unsent.isEmpty() && !retry.isEmpty()) {
+        while (unsent.isEmpty() && (!splits.isEmpty() || !retry.isEmpty())) {
+            if (!splits.isEmpty()) {
+                while (!splits.isEmpty()) {
+                    send(splits.poll());
+                }
+                drain();
+                continue;
+            }
             if (aborted) {
                 throw new IOException("aborted with " + retry.size() + " documents to retry");
             }
             long backoff = retryBackoffNanos;
-            // full jitter over the upper half: spreads the retries of several sinks or routers
-            LockSupport.parkNanos(backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1));
+            // jitter over the upper half: spreads the retries of several sinks or routers
+            long wait = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+            System.err.println("logrouter: sink " + cfg.name() + ": " + retry.size() + " documents answered 429/5xx ("
+                    + lastRetryReason + "); sending them again in " + TimeUnit.NANOSECONDS.toMillis(wait) + " ms");
+            retrying = retry.size();
+            for (long end = System.nanoTime() + wait; !aborted && System.nanoTime() < end; ) {
+                LockSupport.parkNanos(Math.min(TimeUnit.MILLISECONDS.toNanos(100), end - System.nanoTime()));
+            }
             retryBackoffNanos = Math.min(backoff * 2, maxBackoffNanos);
             List<Doc> again = new ArrayList<>(retry);
             retry.clear();
@@ -260,6 +299,7 @@ public final class ElasticsearchSink implements Sink {
             sendAll(again);
             drain();
         }
+        retrying = retry.size();
         if (retry.isEmpty()) {
             retryBackoffNanos = MIN_RETRY_BACKOFF_NANOS;
         }
@@ -271,9 +311,21 @@ public final class ElasticsearchSink implements Sink {
         }
     }
 
+    /** Sends documents again in requests of at most {@code batch-size} documents and {@code batch-bytes}. */
     private void sendAll(List<Doc> docs) {
-        for (int from = 0; from < docs.size(); from += batchSize) {
-            send(new ArrayList<>(docs.subList(from, Math.min(docs.size(), from + batchSize))));
+        List<Doc> chunk = new ArrayList<>();
+        long bytes = 0;
+        for (Doc d : docs) {
+            chunk.add(d);
+            bytes += d.json.length;
+            if (chunk.size() >= batchSize || bytes >= batchBytes) {
+                send(chunk);
+                chunk = new ArrayList<>();
+                bytes = 0;
+            }
+        }
+        if (!chunk.isEmpty()) {
+            send(chunk);
         }
     }
 
@@ -341,46 +393,59 @@ public final class ElasticsearchSink implements Sink {
         int status = item.status();
         if (status >= 200 && status < 300) {
             indexed.inc();
-        } else if (status == 409 && create && d.attempts > 1) {
+        } else if (status == 409 && create && d.maybeIndexed) {
             alreadyIndexed.inc();
             indexed.inc();
         } else if (status == 429 || status >= 500) {
             (status == 429 ? rejected : serverErrors).inc();
-            retryOrGiveUp(d, status, reason(item.error()));
+            d.itemRetries++;
+            String reason = reason(item.error());
+            lastRetryReason = status + " " + reason;
+            if (cfg.maxItemRetries() >= 0 && d.itemRetries > cfg.maxItemRetries()) {
+                deadLetter(d, status, "gave up after " + d.itemRetries + " answers " + status + ": " + reason);
+            } else {
+                retry.add(d);
+            }
         } else {
             deadLetter(d, status, reason(item.error()));
         }
     }
 
-    private void retryOrGiveUp(Doc d, int status, String reason) {
-        if (cfg.maxItemRetries() >= 0 && d.attempts > cfg.maxItemRetries()) {
-            deadLetter(d, status, "gave up after " + d.attempts + " attempts: " + reason);
-        } else {
-            retry.add(d);
-        }
-    }
-
+    /**
+     * A request that failed as a whole. 429/5xx: the server is there and refused it; its documents wait the retry
+     * backoff (a 5xx may come after the request was carried out: its documents may be indexed). 400/413: the body
+     * or one document in it cannot be taken; the request is split in halves and each sent again, a single document
+     * still refused is dead-lettered. Anything else (no answer, 401/403, a proxy's 404/405/407): the documents are
+     * kept and {@code flush} fails, so the sink handler retries with backpressure.
+     */
     private void requestFailed(Bulk b, Throwable cause) {
         int status = status(cause);
-        if (status == 429 || status >= 500) {
-            // the server is there and refused the whole request: its documents wait the item backoff, not the
-            // sink handler's
-            requestFailures.inc();
-            (status == 429 ? rejected : serverErrors).add(b.docs.size());
-            for (Doc d : b.docs) {
-                retryOrGiveUp(d, status, cause instanceof ElasticsearchException ee ? reason(ee.error())
-                        : cause.toString());
-            }
-            return;
-        }
-        if (status >= 400 && status != 408 && status != 401 && status != 403) {
-            String reason = cause instanceof ElasticsearchException ee ? reason(ee.error()) : cause.toString();
-            for (Doc d : b.docs) {
-                deadLetter(d, status, "whole request refused: " + reason);
-            }
-            return;
-        }
+        String reason = cause instanceof ElasticsearchException ee ? reason(ee.error()) : cause.toString();
         requestFailures.inc();
+        if (status == 429 || status >= 500) {
+            (status == 429 ? rejected : serverErrors).add(b.docs.size());
+            lastRetryReason = status + " for the whole request: " + reason;
+            for (Doc d : b.docs) {
+                d.maybeIndexed |= status >= 500;
+            }
+            retry.addAll(b.docs);
+            return;
+        }
+        if (status == 400 || status == 413) {
+            if (b.docs.size() == 1) {
+                deadLetter(b.docs.get(0), status, "request refused: " + reason);
+            } else {
+                int half = b.docs.size() / 2;
+                splits.add(new ArrayList<>(b.docs.subList(0, half)));
+                splits.add(new ArrayList<>(b.docs.subList(half, b.docs.size())));
+            }
+            return;
+        }
+        if (status == 0) {
+            for (Doc d : b.docs) {
+                d.maybeIndexed = true; // no answer: the server may have indexed it
+            }
+        }
         requestFailure = cause instanceof Exception e ? e : new IOException(cause);
         requestFailureStatus = status;
         unsent.addAll(b.docs);
@@ -452,7 +517,10 @@ public final class ElasticsearchSink implements Sink {
         final String id;
         final byte[] json;
         final BulkOperation op;
-        int attempts;
+        /** 429/5xx answers to this document alone, for {@code max-item-retries}. */
+        int itemRetries;
+        /** An attempt ended without a clear answer: the document may be indexed (a 409 then means it is). */
+        boolean maybeIndexed;
 
         Doc(String index, String id, byte[] json, BulkOperation op) {
             this.index = index;

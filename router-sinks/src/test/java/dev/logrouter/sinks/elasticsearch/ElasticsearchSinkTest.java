@@ -179,6 +179,34 @@ class ElasticsearchSinkTest {
     }
 
     @Test
+    void anIdTooLongIsDeadLetteredAndAnEmptyOneGenerated() throws Exception {
+        Path dead = dir.resolve("dead/long-ids.jsonl");
+        ElasticsearchSink sink = sink(Map.of("index", "long-ids", "id", "${.id}", "dead-letter", dead.toString()));
+        sink.start();
+        parse("<13>1 2026-11-22T10:00:00Z h app - - - long", LogEvent.FORMAT_RFC5424);
+        slot.fields().set(".id", "x".repeat(513));
+        sink.append(slot);
+        parse("<13>1 2026-11-22T10:00:00Z h app - - - empty", LogEvent.FORMAT_RFC5424);
+        sink.append(slot); // .id unset: renders empty
+        parse("<13>1 2026-11-22T10:00:00Z h app - - - given", LogEvent.FORMAT_RFC5424);
+        slot.fields().set(".id", "given-id");
+        sink.append(slot);
+        sink.flush();
+        assertThat(es.count("long-ids")).as("dead letters: %s", Files.readAllLines(dead)).isEqualTo(2); // refreshes
+        JsonNode hits = es.call("GET", "/long-ids/_search?sort=message.keyword", null).get("hits").get("hits");
+        assertThat(hits).hasSize(2);
+        assertThat(hits.get(0).get("_source").get("message").asText()).isEqualTo("empty");
+        assertThat(hits.get(0).get("_id").asText()).hasSize(20); // generated
+        assertThat(hits.get(1).get("_id").asText()).isEqualTo("given-id");
+        // the pair .id is in the document too, renamed from _id, which a document cannot hold
+        assertThat(hits.get(1).get("_source").get("__id").asText()).isEqualTo("given-id");
+        JsonNode d = json.readTree(Files.readAllLines(dead).get(0));
+        assertThat(d.get("reason").asText()).isEqualTo("_id longer than 512 bytes");
+        assertThat(json.readTree(d.get("event").asText()).get("message").asText()).isEqualTo("long");
+        sink.close();
+    }
+
+    @Test
     void aDeadHostIsSkippedAndNoLiveHostKeepsTheDocumentsForTheNextFlush() throws Exception {
         String dead = "https://127.0.0.1:" + ElasticsearchServer.freePort();
         ElasticsearchSink sink = sink(Map.of("index", "failover", "hosts", List.of(dead, es.url()),
