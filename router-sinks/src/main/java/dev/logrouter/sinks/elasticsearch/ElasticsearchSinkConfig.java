@@ -29,7 +29,7 @@ public record ElasticsearchSinkConfig(
         List<String> hosts,
         @Option(doc = "Index (or data stream) template, e.g. logs-${YEAR}.${MONTH}.${DAY} (the event's own time). "
                 + "Rendered names are lowercased, bytes an index name cannot hold (\\ / * ? \" < > | , # : space, "
-                + "control bytes) become _, a leading - _ + becomes _, and the name is cut at 255 bytes.",
+                + "control bytes) become _, leading - _ + are dropped, and the name is cut at 255 bytes.",
                 defaultValue = "\"logrouter-${YEAR}.${MONTH}.${DAY}\"")
         String index,
         @Option(doc = "create (a data stream needs it; a retried document that is already there counts as "
