@@ -95,6 +95,21 @@ public final class Template {
     }
 
     /**
+     * Checks a config option's template (null: absent, fine): a template error becomes an
+     * {@link IllegalArgumentException} naming the option, which config validation reports with its path.
+     */
+    public static void checkOption(String option, String text) {
+        if (text == null) {
+            return;
+        }
+        try {
+            compile(text, java.time.ZoneOffset.UTC);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Compiles a template. Throws {@link IllegalArgumentException} with the position of the error for an
      * unterminated {@code ${} or {@code $(}, an empty name, an unknown template function or bad function
      * arguments.

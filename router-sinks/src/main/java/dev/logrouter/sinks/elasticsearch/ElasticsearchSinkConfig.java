@@ -10,7 +10,6 @@ import dev.logrouter.core.template.Template;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
 import java.util.List;
 
 /**
@@ -122,9 +121,9 @@ public record ElasticsearchSinkConfig(
         if (caFile != null && !Files.isReadable(Path.of(caFile))) {
             throw new IllegalArgumentException("ca-file " + caFile + " cannot be read");
         }
-        compiles("index", index);
-        compiles("id", id);
-        compiles("template", template);
+        Template.checkOption("index", index);
+        Template.checkOption("id", id);
+        Template.checkOption("template", template);
     }
 
     private static void positive(String option, Integer value) {
@@ -148,18 +147,6 @@ public record ElasticsearchSinkConfig(
         }
         if (u.getRawPath() != null && !u.getRawPath().isEmpty() && !u.getRawPath().equals("/")) {
             throw new IllegalArgumentException("hosts: '" + h + "': a path prefix is not supported");
-        }
-    }
-
-    /** Template errors are configuration errors (check-config reports them). */
-    private static void compiles(String option, String template) {
-        if (template == null) {
-            return;
-        }
-        try {
-            Template.compile(template, ZoneOffset.UTC);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
         }
     }
 

@@ -7,7 +7,6 @@ import dev.logrouter.core.config.TimeSpan;
 import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.template.Template;
 
-import java.time.ZoneOffset;
 
 import java.util.Locale;
 import java.util.Map;
@@ -93,23 +92,11 @@ public record KafkaSinkConfig(
         if (bootstrapServers != null && bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("bootstrap-servers must not be empty");
         }
-        compiles("topic", topic);
-        compiles("key", key);
-        compiles("template", template);
+        Template.checkOption("topic", topic);
+        Template.checkOption("key", key);
+        Template.checkOption("template", template);
         if (headers != null) {
-            headers.forEach((h, t) -> compiles("headers." + h, t));
-        }
-    }
-
-    /** Template errors are configuration errors (check-config reports them). */
-    private static void compiles(String option, String template) {
-        if (template == null) {
-            return;
-        }
-        try {
-            Template.compile(template, ZoneOffset.UTC);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+            headers.forEach((h, t) -> Template.checkOption("headers." + h, t));
         }
     }
 
