@@ -4,8 +4,7 @@ import java.security.SecureRandom;
 
 /**
  * Generated document ids: 20 characters of URL-safe base64 over 15 bytes, 9 random per sink instance and a 48-bit
- * counter, so that ids never repeat across restarts or routers and those of one sink share a prefix (Lucene looks
- * them up faster than random ids). An id is given to an event when it is appended, so that sending its document
+ * counter, so that ids never repeat across restarts or routers and those of one sink share a prefix. An id is given to an event when it is appended, so that sending its document
  * again after a lost response cannot index it twice.
  *
  * <p>Threads: the sink's thread.

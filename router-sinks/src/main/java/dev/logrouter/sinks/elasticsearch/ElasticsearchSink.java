@@ -16,6 +16,7 @@ import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.RenderedName;
 import dev.logrouter.core.template.Template;
 import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
@@ -91,8 +92,7 @@ public final class ElasticsearchSink implements Sink {
     private final long maxBackoffNanos;
 
     private final ByteBuilder buf = new ByteBuilder(1024);
-    private final ByteBuilder lastIndexBytes = new ByteBuilder(64);
-    private String lastIndex;
+    private final RenderedName indexName = new RenderedName();
 
     private volatile RestClient rest;
     private ElasticsearchAsyncClient client;
@@ -106,7 +106,6 @@ public final class ElasticsearchSink implements Sink {
     /** Documents of requests that failed as a whole: sent again by the next flush. */
     private final List<Doc> unsent = new ArrayList<>();
     private Exception requestFailure;
-    private int requestFailureStatus;
     /** Documents answered 429/5xx: sent again after a backoff. */
     private final List<Doc> retry = new ArrayList<>();
     /** Halves of requests refused as a whole with 400/413: sent again, each half on its own. */
@@ -175,12 +174,17 @@ public final class ElasticsearchSink implements Sink {
     public long append(LogEvent event) throws Exception {
         String index = index(event);
         String id = null;
+        byte[] idTooLong = null;
         if (idTemplate != null) {
             buf.reset();
             idTemplate.render(event, buf);
-            id = buf.length() == 0 ? null : new String(buf.array(), 0, buf.length(), StandardCharsets.UTF_8);
+            if (buf.length() > MAX_ID) {
+                idTooLong = Arrays.copyOf(buf.array(), buf.length());
+            } else if (buf.length() > 0) {
+                id = new String(buf.array(), 0, buf.length(), StandardCharsets.UTF_8);
+            }
         }
-        if (id == null && ids != null) {
+        if (id == null && idTooLong == null && ids != null) {
             id = ids.next(); // an id template that rendered empty still gets an id, so retries cannot duplicate
         }
         buf.reset();
@@ -198,10 +202,8 @@ public final class ElasticsearchSink implements Sink {
             documents.write(event, buf);
         }
         byte[] json = Arrays.copyOf(buf.array(), buf.length());
-        if (id != null && id.getBytes(StandardCharsets.UTF_8).length > MAX_ID) {
-            // Elasticsearch refuses the whole bulk request for one such id
-            deadLetters.write(index, 0, "_id longer than " + MAX_ID + " bytes", id.getBytes(StandardCharsets.UTF_8),
-                    json, 0, json.length);
+        if (idTooLong != null) { // Elasticsearch takes no longer _id
+            deadLetters.write(index, 0, "_id longer than " + MAX_ID + " bytes", idTooLong, json, 0, json.length);
             return json.length;
         }
         Doc d = new Doc(index, id, json, operation(index, id, json));
@@ -225,12 +227,7 @@ public final class ElasticsearchSink implements Sink {
         buf.reset();
         indexTemplate.render(event, buf);
         IndexNames.sanitize(buf, MAX_INDEX);
-        if (lastIndex == null || !lastIndexBytes.contentEquals(buf.array(), 0, buf.length())) {
-            lastIndexBytes.reset();
-            lastIndexBytes.append(buf.array(), 0, buf.length());
-            lastIndex = new String(buf.array(), 0, buf.length(), StandardCharsets.UTF_8);
-        }
-        return lastIndex;
+        return indexName.of(buf.array(), 0, buf.length());
     }
 
     private void sendBuilding() {
@@ -305,8 +302,9 @@ public final class ElasticsearchSink implements Sink {
         }
         if (!unsent.isEmpty()) {
             Exception cause = requestFailure;
+            int status = status(cause);
             throw new IOException(unsent.size() + " documents not indexed, to be sent again: "
-                    + (requestFailureStatus == 0 ? "" : "status " + requestFailureStatus + ", ")
+                    + (status == 0 ? "" : "status " + status + ", ")
                     + (cause == null ? "request failed" : cause.toString()), cause);
         }
     }
@@ -333,7 +331,6 @@ public final class ElasticsearchSink implements Sink {
         while (!inFlight.isEmpty()) {
             complete(inFlight.poll());
         }
-        inFlightGauge = 0;
     }
 
     /** Waits for one request's answer and settles each of its documents. */
@@ -447,7 +444,6 @@ public final class ElasticsearchSink implements Sink {
             }
         }
         requestFailure = cause instanceof Exception e ? e : new IOException(cause);
-        requestFailureStatus = status;
         unsent.addAll(b.docs);
     }
 

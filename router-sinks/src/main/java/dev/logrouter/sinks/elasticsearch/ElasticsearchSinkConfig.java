@@ -38,7 +38,7 @@ public record ElasticsearchSinkConfig(
         String id,
         @Option(doc = "Without id: give each event a unique _id when it is appended, so that a bulk request sent "
                 + "again after a lost response cannot index a document twice. false: Elasticsearch makes the ids "
-                + "(faster indexing; a resent request may then duplicate documents).", defaultValue = "true")
+                + "(a resent request may then duplicate documents).", defaultValue = "true")
         Boolean generateId,
         @Option(doc = "Field names of the built-in document: syslog (@timestamp host program pid msgid severity "
                 + "facility message tags) or ecs (@timestamp host.name process.name process.pid log.syslog.* "

@@ -6,6 +6,7 @@ import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.RenderedName;
 import dev.logrouter.core.template.Template;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -81,8 +82,7 @@ public final class KafkaSink implements Sink {
     private final Template[] headerTemplates;
     private final DeadLetterFile deadLetters;
     private final ByteBuilder buf = new ByteBuilder(1024);
-    private final ByteBuilder lastTopicBytes = new ByteBuilder(64);
-    private String lastTopic;
+    private final RenderedName topicName = new RenderedName();
 
     private final List<Slot> slots = new ArrayList<>();
     private int count;
@@ -227,12 +227,7 @@ public final class KafkaSink implements Sink {
         } else if (n <= 2 && b[0] == '.' && (n == 1 || b[1] == '.')) {
             b[0] = '_'; // "." and ".." are not topic names
         }
-        if (lastTopic == null || !lastTopicBytes.contentEquals(b, 0, n)) {
-            lastTopicBytes.reset();
-            lastTopicBytes.append(b, 0, n);
-            lastTopic = new String(b, 0, n, StandardCharsets.US_ASCII);
-        }
-        return lastTopic;
+        return topicName.of(b, 0, n);
     }
 
     private void send(Slot s) {

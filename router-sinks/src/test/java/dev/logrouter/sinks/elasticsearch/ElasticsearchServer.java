@@ -2,10 +2,11 @@ package dev.logrouter.sinks.elasticsearch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logrouter.core.testing.Conditions;
+import dev.logrouter.core.testing.Ports;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
@@ -52,7 +52,6 @@ public final class ElasticsearchServer implements AutoCloseable {
     private final boolean root;
     private final boolean secured;
     private HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final ObjectMapper json = new ObjectMapper();
     private long pid = -1;
     private Thread shutdownHook;
 
@@ -79,9 +78,9 @@ public final class ElasticsearchServer implements AutoCloseable {
     private static ElasticsearchServer launch(Map<String, String> settings, boolean secured)
             throws IOException, InterruptedException {
         Path home = findHome();
-        int port = freePort();
+        int port = Ports.freeLoopbackPort();
         ElasticsearchServer s = new ElasticsearchServer(home, Path.of("target", "es-" + port).toAbsolutePath(), port,
-                freePort(), secured);
+                Ports.freeLoopbackPort(), secured);
         s.start(settings);
         return s;
     }
@@ -182,20 +181,20 @@ public final class ElasticsearchServer implements AutoCloseable {
             throw new IOException("Elasticsearch failed to start (exit " + p.exitValue() + ")" + logTail());
         }
         // the launcher returns once the node has started; health says when its HTTP side answers
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
-        while (true) {
-            try {
-                if (request("GET", "/_cluster/health?wait_for_status=yellow&timeout=5s", null).status() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            if (System.nanoTime() > deadline) {
-                stop();
-                throw new IOException("Elasticsearch not ready in " + START_TIMEOUT_SECONDS + " s" + logTail());
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+        if (!Conditions.await(this::healthy, Duration.ofSeconds(START_TIMEOUT_SECONDS))) {
+            stop();
+            throw new IOException("Elasticsearch not ready in " + START_TIMEOUT_SECONDS + " s" + logTail());
+        }
+    }
+
+    private boolean healthy() {
+        try {
+            return request("GET", "/_cluster/health?wait_for_status=yellow&timeout=5s", null).status() == 200;
+        } catch (IOException e) {
+            return false; // not listening yet
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -239,10 +238,12 @@ public final class ElasticsearchServer implements AutoCloseable {
         }
     }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     public record Response(int status, String body) {
         public JsonNode json() {
             try {
-                return new ObjectMapper().readTree(body);
+                return JSON.readTree(body);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -331,11 +332,4 @@ public final class ElasticsearchServer implements AutoCloseable {
         }
     }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

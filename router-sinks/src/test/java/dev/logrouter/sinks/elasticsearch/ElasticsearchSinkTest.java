@@ -8,6 +8,7 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import dev.logrouter.core.testing.Ports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -208,7 +209,7 @@ class ElasticsearchSinkTest {
 
     @Test
     void aDeadHostIsSkippedAndNoLiveHostKeepsTheDocumentsForTheNextFlush() throws Exception {
-        String dead = "https://127.0.0.1:" + ElasticsearchServer.freePort();
+        String dead = "https://127.0.0.1:" + Ports.freeLoopbackPort();
         ElasticsearchSink sink = sink(Map.of("index", "failover", "hosts", List.of(dead, es.url()),
                 "batch-size", 100));
         sink.start();

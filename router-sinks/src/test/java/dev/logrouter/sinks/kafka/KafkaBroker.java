@@ -1,5 +1,6 @@
 package dev.logrouter.sinks.kafka;
 
+import dev.logrouter.core.testing.Ports;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -13,8 +14,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,8 +53,8 @@ public final class KafkaBroker implements AutoCloseable {
 
     public KafkaBroker(Path dir) {
         this.dir = dir;
-        this.port = freePort();
-        this.controllerPort = freePort();
+        this.port = Ports.freeLoopbackPort();
+        this.controllerPort = Ports.freeLoopbackPort();
         this.properties = dir.resolve("server.properties");
         this.logFile = Path.of("target", "kafka-broker-" + port + ".log").toAbsolutePath();
     }
@@ -185,14 +184,6 @@ public final class KafkaBroker implements AutoCloseable {
         cmd.add(mainClass);
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).directory(dir.toFile());
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     // ---- helpers for tests ----
