@@ -13,6 +13,7 @@ import dev.logrouter.patterndb.stage.PatternDbParserConfig;
 import dev.logrouter.patterndb.stage.PatternDbService;
 import dev.logrouter.netty.udp.UdpSourceConfig;
 import dev.logrouter.sinks.elasticsearch.ElasticsearchSinkConfig;
+import dev.logrouter.sinks.hdfs.HdfsSinkConfig;
 import dev.logrouter.sinks.file.FileSinkConfig;
 import dev.logrouter.sinks.kafka.KafkaSinkConfig;
 import dev.logrouter.sinks.kafka.KafkaSourceConfig;
@@ -38,6 +39,7 @@ public final class ComponentTypes {
         SINKS.put("file", FileSinkConfig.class);
         SINKS.put("kafka", KafkaSinkConfig.class);
         SINKS.put("elasticsearch", ElasticsearchSinkConfig.class);
+        SINKS.put("hdfs", HdfsSinkConfig.class);
         PARSERS.putAll(ParserTypes.core());
         PARSERS.put("patterndb", PatternDbParserConfig.class);
     }

@@ -26,6 +26,8 @@ import dev.logrouter.sinks.file.FileSink;
 import dev.logrouter.sinks.file.FileSinkConfig;
 import dev.logrouter.sinks.elasticsearch.ElasticsearchSink;
 import dev.logrouter.sinks.elasticsearch.ElasticsearchSinkConfig;
+import dev.logrouter.sinks.hdfs.HdfsSink;
+import dev.logrouter.sinks.hdfs.HdfsSinkConfig;
 import dev.logrouter.sinks.kafka.KafkaSink;
 import dev.logrouter.sinks.kafka.KafkaSinkConfig;
 import dev.logrouter.sinks.kafka.KafkaSource;
@@ -100,6 +102,9 @@ public final class Router {
         }
         if (sc instanceof ElasticsearchSinkConfig e) {
             return new ElasticsearchSink(e, zone, metrics.group("Sink", e.name()));
+        }
+        if (sc instanceof HdfsSinkConfig h) {
+            return new HdfsSink(h, zone, Clock.SYSTEM, metrics.group("Sink", h.name()));
         }
         throw new IllegalArgumentException("unsupported sink type " + sc.getClass().getSimpleName());
     }

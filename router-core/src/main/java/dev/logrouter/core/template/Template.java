@@ -110,6 +110,18 @@ public final class Template {
     }
 
     /**
+     * The directory a path template's rendered paths must stay in: its literal text before the first macro, up to
+     * the last {@code /} ({@code "/"} for a leading slash only, {@code "."} when there is none). Values substituted
+     * through {@link PathValueEscaper} cannot leave it; only the literal text could.
+     */
+    public static String literalDirectory(String pathTemplate) {
+        int macro = pathTemplate.indexOf('$');
+        String literal = macro < 0 ? pathTemplate : pathTemplate.substring(0, macro);
+        int slash = literal.lastIndexOf('/');
+        return slash < 0 ? "." : (slash == 0 ? "/" : literal.substring(0, slash));
+    }
+
+    /**
      * Compiles a template. Throws {@link IllegalArgumentException} with the position of the error for an
      * unterminated {@code ${} or {@code $(}, an empty name, an unknown template function or bad function
      * arguments.

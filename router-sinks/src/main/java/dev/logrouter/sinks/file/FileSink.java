@@ -6,6 +6,7 @@ import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.Clock;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.PathKey;
 import dev.logrouter.core.template.PathValueEscaper;
 import dev.logrouter.core.template.Template;
 
@@ -84,11 +85,7 @@ public final class FileSink implements Sink {
 
     /** The directory part of the template before its first macro: rendered paths must stay inside it. */
     static Path baseDirectory(String pathTemplate) {
-        int macro = pathTemplate.indexOf('$');
-        String literal = macro < 0 ? pathTemplate : pathTemplate.substring(0, macro);
-        int slash = literal.lastIndexOf('/');
-        String dir = slash < 0 ? "." : (slash == 0 ? "/" : literal.substring(0, slash));
-        return Path.of(dir).toAbsolutePath().normalize();
+        return Path.of(Template.literalDirectory(pathTemplate)).toAbsolutePath().normalize();
     }
 
     @Override

@@ -1,24 +1,24 @@
-package dev.logrouter.sinks.file;
+package dev.logrouter.core.template;
 
 import java.util.Arrays;
 
 /**
- * Bytes of a rendered path as a hash key. The sink keeps one mutable probe instance to look files up
- * without allocating; keys stored in the cache are immutable copies.
+ * Bytes of a rendered path as a hash key. A sink keeps one mutable probe instance to look its open files
+ * up without allocating; keys stored in its cache are immutable copies.
  *
- * <p>Threads: owned by the sink thread.
+ * <p>Threads: owned by one sink's thread.
  */
-final class PathKey {
+public final class PathKey {
 
     private byte[] bytes;
     private int length;
     private int hash;
 
-    PathKey(byte[] bytes, int length) {
+    public PathKey(byte[] bytes, int length) {
         set(bytes, length);
     }
 
-    void set(byte[] src, int len) {
+    public void set(byte[] src, int len) {
         this.bytes = src;
         this.length = len;
         int h = 1;
@@ -28,7 +28,7 @@ final class PathKey {
         this.hash = h;
     }
 
-    PathKey copy() {
+    public PathKey copy() {
         return new PathKey(Arrays.copyOf(bytes, length), length);
     }
 

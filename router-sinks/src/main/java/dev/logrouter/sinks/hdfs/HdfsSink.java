@@ -1,0 +1,542 @@
+package dev.logrouter.sinks.hdfs;
+
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.PathKey;
+import dev.logrouter.core.template.PathValueEscaper;
+import dev.logrouter.core.template.Template;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.InvalidPathException;
+import org.apache.hadoop.fs.LeaseRecoverable;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.ipc.RemoteException;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Writes each event as a line (the line template) to the HDFS part file of the path its path template names, through
+ * the Hadoop FileSystem API. Lines are buffered per path; a batch is one {@code write} and one {@code hflush} (or
+ * {@code hsync}) per path, and counts as written only when every one of them returned.
+ *
+ * <p>Parts: a rendered path {@code /logs/web1/20261122.log} is written as {@code /logs/web1/20261122-00000.log.tmp}
+ * (the in-progress suffix) and renamed to {@code 20261122-00000.log} when the part is complete: at
+ * {@code roll-size}, {@code roll-interval}, {@code idle-close}, when {@code max-open-files} needs its place, and at
+ * stop. The next part of the same path takes the next number; numbers already in the directory are skipped.
+ *
+ * <p>Failures: a failed write, hflush or close (a lost DataNode, a NameNode restart) marks the part broken and throws,
+ * so the sink handler retries the batch with backoff while holding the ring. Before the retry writes anything, the
+ * broken part is recovered: its lease is recovered (the NameNode closes it), it is cut back ({@code truncate}) to the
+ * bytes acknowledged by the last successful hflush, and renamed. Each step that is still in progress throws and is
+ * retried. The retry then writes the whole unacknowledged batch into a new part. So every acknowledged line is
+ * stored once and no line is stored twice or half.
+ *
+ * <p>Path safety: values substituted into the path go through {@link PathValueEscaper#HDFS}, so they stay one name;
+ * a rendered path outside the directory before the template's first macro, or one HDFS refuses as a name, is counted
+ * in {@code rejectedPaths} and its line goes to {@code <base>/invalid-path.log} instead.
+ *
+ * <p>Threads: every method runs on the sink's own thread, except {@link #abort()} (any thread).
+ */
+public final class HdfsSink implements Sink {
+
+    /** Where lines go whose rendered path is refused, inside the base directory. */
+    static final String INVALID_PATH_FILE = "invalid-path.log";
+
+    /** Errors of a path HDFS can never create (the NameNode names them; some arrive wrapped). */
+    private static final Set<String> BAD_PATH_ERRORS = Set.of(
+            InvalidPathException.class.getName(),
+            ParentNotDirectoryException.class.getName(),
+            "org.apache.hadoop.hdfs.protocol.FSLimitException$PathComponentTooLongException",
+            "org.apache.hadoop.HadoopIllegalArgumentException");
+
+    private final HdfsSinkConfig cfg;
+    private final Template pathTemplate;
+    private final Template lineTemplate;
+    private final String baseDir;
+    private final Clock clock;
+    private final URI uri;
+    private final Configuration conf;
+    private final GzipMembers gzip;
+    private final String partExtension;
+    private volatile FileSystem fs;
+
+    private final ByteBuilder pathBuf = new ByteBuilder(256);
+    private final PathKey probe = new PathKey(new byte[0], 0);
+    private final PathKey invalidKey = new PathKey(new byte[] {0}, 1);
+    private final LinkedHashMap<PathKey, PartFile> files = new LinkedHashMap<>(16, 0.75f, true);
+    private final List<PartFile> dirty = new ArrayList<>();
+    private final ByteBuilder lastPath = new ByteBuilder(256);
+    private PartFile lastFile;
+    private long lastSweepNanos;
+    private int openStreams;
+
+    private final Counter hflushes;
+    private final Counter hsyncs;
+    private final Counter storedBytes;
+    private final Counter partsOpened;
+    private final Counter partsCompleted;
+    private final Counter rolls;
+    private final Counter streamFailures;
+    private final Counter recoveries;
+    private final Counter truncatedBytes;
+    private final Counter evicted;
+    private final Counter closedIdle;
+    private final Counter rejectedPaths;
+
+    public HdfsSink(HdfsSinkConfig cfg, ZoneId zone, Clock clock, MetricGroup metrics) {
+        this.cfg = cfg;
+        this.pathTemplate = Template.compile(cfg.path(), zone);
+        this.lineTemplate = Template.compile(cfg.template(), zone);
+        this.baseDir = new Path(Template.literalDirectory(cfg.path())).toUri().getPath();
+        this.clock = clock;
+        this.uri = URI.create(cfg.uri());
+        this.conf = hadoopConfiguration(cfg);
+        this.gzip = cfg.compression() == HdfsCompression.gzip ? new GzipMembers() : null;
+        this.partExtension = gzip != null ? ".gz" : "";
+        this.lastSweepNanos = clock.nanoTime();
+        this.hflushes = metrics.counter("hflushes", "hflush calls (one per file per batch with sync: hflush).");
+        this.hsyncs = metrics.counter("hsyncs", "hsync calls (one per file per batch with sync: hsync).");
+        this.storedBytes = metrics.counter("storedBytes", "Bytes written to HDFS and acknowledged (after compression).");
+        this.partsOpened = metrics.counter("partsOpened", "Part files created.");
+        this.partsCompleted = metrics.counter("partsCompleted",
+                "Part files completed: renamed to their final name (or deleted when empty).");
+        this.rolls = metrics.counter("rolls", "Parts completed because they reached roll-size or roll-interval.");
+        this.streamFailures = metrics.counter("streamFailures",
+                "Writes, hflushes or closes that failed; each part is then recovered and the batch written again.");
+        this.recoveries = metrics.counter("recoveries",
+                "Broken parts recovered (lease recovered, cut back to the acknowledged length, renamed).");
+        this.truncatedBytes = metrics.counter("truncatedBytes",
+                "Unacknowledged bytes cut from recovered parts (written again in a new part).");
+        this.evicted = metrics.counter("filesEvicted", "Parts completed because max-open-files was reached.");
+        this.closedIdle = metrics.counter("filesClosedIdle", "Parts completed after idle-close without writes.");
+        this.rejectedPaths = metrics.counter("rejectedPaths",
+                "Events whose rendered path was outside the base directory or refused by HDFS; written to "
+                        + "invalid-path.log.");
+        metrics.gauge("openFiles", "Part files open for writing now.", () -> openStreams);
+    }
+
+    /** The Hadoop configuration: defaults, then config-dir's core-site.xml and hdfs-site.xml, then properties. */
+    static Configuration hadoopConfiguration(HdfsSinkConfig cfg) {
+        Configuration conf = new Configuration();
+        if (cfg.configDir() != null) {
+            java.nio.file.Path dir = java.nio.file.Path.of(cfg.configDir()).toAbsolutePath();
+            if (!Files.isDirectory(dir)) {
+                throw new IllegalArgumentException("sink " + cfg.name() + ": config-dir " + dir
+                        + " is not a directory");
+            }
+            for (String site : List.of("core-site.xml", "hdfs-site.xml")) {
+                java.nio.file.Path f = dir.resolve(site);
+                if (Files.isRegularFile(f)) {
+                    conf.addResource(new Path(f.toString()));
+                }
+            }
+        }
+        cfg.properties().forEach(conf::set);
+        return conf;
+    }
+
+    /** Connects the FileSystem client (no NameNode call yet: a NameNode that is down shows at the first write). */
+    @Override
+    public void start() throws IOException, InterruptedException {
+        fs = cfg.user() == null ? FileSystem.newInstance(uri, conf) : FileSystem.newInstance(uri, conf, cfg.user());
+    }
+
+    @Override
+    public long append(LogEvent event) throws IOException {
+        PartFile f = fileFor(event);
+        int before = f.buffer.length();
+        lineTemplate.render(event, f.buffer);
+        if (!f.dirty) {
+            f.dirty = true;
+            dirty.add(f);
+        }
+        return f.buffer.length() - before;
+    }
+
+    private PartFile fileFor(LogEvent event) throws IOException {
+        pathBuf.reset();
+        pathTemplate.render(event, pathBuf, PathValueEscaper.HDFS);
+        PartFile f;
+        if (lastFile != null && lastPath.contentEquals(pathBuf.array(), 0, pathBuf.length())) {
+            f = lastFile;
+        } else {
+            probe.set(pathBuf.array(), pathBuf.length());
+            f = files.get(probe);
+            if (f == null) {
+                String rendered = new String(pathBuf.array(), 0, pathBuf.length(), StandardCharsets.UTF_8);
+                f = inside(rendered) ? add(probe.copy(), rendered) : rejected();
+            }
+            if (f.key != invalidKey) { // a refused path is counted for every line, not cached
+                lastPath.reset();
+                lastPath.append(pathBuf.array(), 0, pathBuf.length());
+                lastFile = f;
+            }
+        }
+        if (f.out == null || f.broken) {
+            try {
+                ensureOpen(f);
+            } catch (IOException | IllegalArgumentException e) {
+                if (f.key == invalidKey || f.dirty || !badPath(e)) {
+                    throw e; // a sink-wide problem (NameNode away, no permission): retried with backoff
+                }
+                files.remove(f.key);
+                lastFile = null;
+                return rejected();
+            }
+        }
+        return f;
+    }
+
+    /** Whether a rendered path normalises to a path inside the base directory. */
+    private boolean inside(String rendered) {
+        String p;
+        try {
+            p = new Path(rendered).toUri().getPath();
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        return baseDir.equals("/") ? p.length() > 1 : p.startsWith(baseDir + "/");
+    }
+
+    private static boolean badPath(Exception e) {
+        if (e instanceof IllegalArgumentException || e instanceof InvalidPathException
+                || e instanceof ParentNotDirectoryException) {
+            return true;
+        }
+        return e instanceof RemoteException r && BAD_PATH_ERRORS.contains(r.getClassName());
+    }
+
+    /** The shared path for lines whose path was refused; failing to open it is a sink-wide error. */
+    private PartFile rejected() throws IOException {
+        rejectedPaths.inc();
+        PartFile f = files.get(invalidKey);
+        if (f == null) {
+            String base = baseDir.equals("/") ? "" : baseDir;
+            f = add(invalidKey, base + "/" + INVALID_PATH_FILE);
+        }
+        ensureOpen(f);
+        return f;
+    }
+
+    /** Adds a path to the cache, completing the least recently used beyond max-open-files. */
+    private PartFile add(PathKey key, String rendered) throws IOException {
+        while (files.size() >= cfg.maxOpenFiles()) {
+            PartFile eldest = files.values().iterator().next();
+            if (eldest.dirty) {
+                writeOut(eldest, clock.nanoTime());
+                dirty.remove(eldest);
+            }
+            complete(eldest);
+            files.remove(eldest.key);
+            if (lastFile == eldest) {
+                lastFile = null;
+            }
+            evicted.inc();
+        }
+        PartFile f = new PartFile(key, rendered);
+        files.put(key, f);
+        return f;
+    }
+
+    /** Makes {@code f} ready for a write: recovers a broken part, finishes a pending rename, opens a new part. */
+    private void ensureOpen(PartFile f) throws IOException {
+        if (f.broken) {
+            recover(f);
+        }
+        if (f.out == null && f.tmp != null) {
+            finish(f);
+        }
+        if (f.out == null) {
+            openPart(f);
+        }
+    }
+
+    private void openPart(PartFile f) throws IOException {
+        if (f.nextPart < 0) {
+            f.nextPart = firstFreePart(f.rendered);
+        }
+        while (true) {
+            Path fin = new Path(partName(f.rendered, f.nextPart, partExtension));
+            Path tmp = fin.suffix(cfg.inProgressSuffix());
+            f.nextPart++;
+            FSDataOutputStream out;
+            try {
+                out = fs.create(tmp, false);
+            } catch (FileAlreadyExistsException e) {
+                continue; // another writer (or a previous run) has it: the next number
+            }
+            f.opened(out, tmp, fin, clock.nanoTime());
+            openStreams++;
+            partsOpened.inc();
+            return;
+        }
+    }
+
+    /**
+     * The name of part {@code part} of {@code rendered}: the number goes before the last extension of the file name
+     * ({@code 20261122.log} → {@code 20261122-00003.log}), or at the end when there is none.
+     */
+    static String partName(String rendered, int part, String extension) {
+        int slash = rendered.lastIndexOf('/');
+        int dot = rendered.lastIndexOf('.');
+        String number = String.format("-%05d", part);
+        if (dot > slash + 1) {
+            return rendered.substring(0, dot) + number + rendered.substring(dot) + extension;
+        }
+        return rendered + number + extension;
+    }
+
+    /** One past the highest part number of {@code rendered} in its directory (complete or in progress), or 0. */
+    private int firstFreePart(String rendered) throws IOException {
+        String name0 = partName(rendered, 0, partExtension);
+        int slash = name0.lastIndexOf('/');
+        String file0 = name0.substring(slash + 1);
+        int dash = file0.lastIndexOf("-00000");
+        String prefix = file0.substring(0, dash + 1);
+        String tail = file0.substring(dash + 6);
+        FileStatus[] children;
+        try {
+            children = fs.listStatus(new Path(name0.substring(0, slash + 1)));
+        } catch (FileNotFoundException e) {
+            return 0;
+        }
+        int next = 0;
+        for (FileStatus st : children) {
+            String n = st.getPath().getName();
+            if (n.endsWith(cfg.inProgressSuffix())) {
+                n = n.substring(0, n.length() - cfg.inProgressSuffix().length());
+            }
+            if (n.length() > prefix.length() + tail.length() && n.startsWith(prefix) && n.endsWith(tail)) {
+                String digits = n.substring(prefix.length(), n.length() - tail.length());
+                if (digits.chars().allMatch(c -> c >= '0' && c <= '9') && digits.length() <= 9) {
+                    next = Math.max(next, Integer.parseInt(digits) + 1);
+                }
+            }
+        }
+        return next;
+    }
+
+    /** Writes the lines buffered for {@code f} into its part and makes them durable; the buffer is kept on failure. */
+    private void writeOut(PartFile f, long now) throws IOException {
+        ensureOpen(f);
+        byte[] bytes = f.buffer.array();
+        int n = f.buffer.length();
+        if (gzip != null) {
+            ByteBuilder member = gzip.encode(bytes, n);
+            bytes = member.array();
+            n = member.length();
+        }
+        try {
+            f.out.write(bytes, 0, n);
+            if (cfg.sync() == HdfsSync.hsync) {
+                f.out.hsync();
+                hsyncs.inc();
+            } else {
+                f.out.hflush();
+                hflushes.inc();
+            }
+        } catch (IOException | RuntimeException e) {
+            broken(f);
+            throw e instanceof IOException io ? io : new IOException(e);
+        }
+        f.acked = f.out.getPos();
+        storedBytes.add(n);
+        f.buffer.reset();
+        f.dirty = false;
+        f.lastWriteNanos = now;
+    }
+
+    private void broken(PartFile f) {
+        f.broken = true;
+        streamFailures.inc();
+    }
+
+    /** Closes the part and renames it; a part whose writer failed is recovered instead. Idempotent. */
+    private void complete(PartFile f) throws IOException {
+        if (f.broken) {
+            recover(f);
+            return;
+        }
+        if (f.out != null) {
+            try {
+                f.out.close();
+            } catch (IOException e) {
+                broken(f);
+                throw e;
+            }
+            f.out = null;
+            openStreams--;
+        }
+        if (f.tmp != null) {
+            finish(f);
+        }
+    }
+
+    /**
+     * Recovers a part whose writer failed, in steps that are each retried until done: drop the stream, recover the
+     * lease (the NameNode closes the file), cut it back to the acknowledged bytes, rename it. Throws while a step is
+     * still in progress.
+     */
+    private void recover(PartFile f) throws IOException {
+        if (f.out != null) {
+            FSDataOutputStream out = f.out;
+            f.out = null;
+            openStreams--;
+            try {
+                out.close();
+            } catch (IOException | RuntimeException ignored) {
+                // the stream already failed; closing it only releases its lease in the client
+            }
+        }
+        if (fs instanceof LeaseRecoverable lr) {
+            try {
+                if (!lr.isFileClosed(f.tmp) && !lr.recoverLease(f.tmp)) {
+                    throw new IOException("recovering the lease of " + f.tmp + ": in progress");
+                }
+            } catch (FileNotFoundException e) {
+                lostPart(f);
+                return;
+            }
+        }
+        long length;
+        try {
+            length = fs.getFileStatus(f.tmp).getLen();
+        } catch (FileNotFoundException e) {
+            lostPart(f);
+            return;
+        }
+        if (length > f.acked) {
+            truncatedBytes.add(length - f.acked);
+            if (!fs.truncate(f.tmp, f.acked)) {
+                throw new IOException("cutting " + f.tmp + " back to its " + f.acked + " acknowledged bytes: in progress");
+            }
+        } else if (length < f.acked) {
+            System.err.println("logrouter: sink " + cfg.name() + ": " + f.tmp + " has " + length
+                    + " bytes after recovery, " + f.acked + " were acknowledged");
+        }
+        f.broken = false;
+        recoveries.inc();
+        finish(f);
+    }
+
+    private void lostPart(PartFile f) {
+        System.err.println("logrouter: sink " + cfg.name() + ": " + f.tmp + " vanished before its recovery");
+        f.completed();
+    }
+
+    /** Renames a closed part to its final name (deletes it when it holds nothing). */
+    private void finish(PartFile f) throws IOException {
+        if (f.acked == 0) {
+            fs.delete(f.tmp, false);
+        } else if (!fs.rename(f.tmp, f.fin)) {
+            boolean tmpLeft = fs.exists(f.tmp);
+            if (tmpLeft || !fs.exists(f.fin)) {
+                throw new IOException("cannot rename " + f.tmp + " to " + f.fin
+                        + (tmpLeft ? " (the final name exists)" : " (neither exists)"));
+            }
+            // an earlier rename went through but its answer was lost
+        }
+        f.completed();
+        partsCompleted.inc();
+    }
+
+    @Override
+    public void flush() throws IOException {
+        long now = clock.nanoTime();
+        for (int i = dirty.size() - 1; i >= 0; i--) {
+            writeOut(dirty.get(i), now);
+            dirty.remove(i);
+        }
+        housekeeping(now);
+    }
+
+    /** Idle-time housekeeping: time-based rolls and completing idle parts. */
+    @Override
+    public void tick() throws IOException {
+        housekeeping(clock.nanoTime());
+    }
+
+    private void housekeeping(long now) throws IOException {
+        for (PartFile f : files.values()) {
+            if (f.tmp != null && !f.dirty && (f.broken || f.out == null || rollDue(f, now))) {
+                boolean roll = !f.broken && f.out != null;
+                complete(f);
+                if (roll) {
+                    rolls.inc();
+                }
+            }
+        }
+        if (now - lastSweepNanos >= Math.min(cfg.idleClose().nanos(), 1_000_000_000L)) {
+            lastSweepNanos = now;
+            Iterator<Map.Entry<PathKey, PartFile>> it = files.entrySet().iterator();
+            while (it.hasNext()) {
+                PartFile f = it.next().getValue();
+                if (!f.dirty && now - f.lastWriteNanos >= cfg.idleClose().nanos()) {
+                    boolean hadPart = f.tmp != null;
+                    complete(f);
+                    it.remove();
+                    if (lastFile == f) {
+                        lastFile = null;
+                    }
+                    if (hadPart) {
+                        closedIdle.inc();
+                    }
+                }
+            }
+        }
+    }
+
+    private boolean rollDue(PartFile f, long now) {
+        return f.acked >= cfg.rollSize().bytes()
+                || (cfg.rollInterval() != null && now - f.openedNanos >= cfg.rollInterval().nanos());
+    }
+
+    /** A forced stop: closing the client makes a call blocked on a NameNode or DataNode fail soon. */
+    @Override
+    public void abort() {
+        FileSystem f = fs;
+        if (f != null) {
+            try {
+                f.close();
+            } catch (IOException e) {
+                System.err.println("logrouter: sink " + cfg.name() + ": closing the HDFS client: " + e);
+            }
+        }
+    }
+
+    /** Flushes, completes every part and closes the client; a failure is retried by the handler from where it was. */
+    @Override
+    public void close() throws IOException {
+        flush();
+        for (PartFile f : files.values()) {
+            complete(f);
+        }
+        files.clear();
+        lastFile = null;
+        if (fs != null) {
+            fs.close();
+        }
+        if (gzip != null) {
+            gzip.close();
+        }
+    }
+}
