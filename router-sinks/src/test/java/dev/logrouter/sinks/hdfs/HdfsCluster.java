@@ -85,9 +85,14 @@ public final class HdfsCluster implements AutoCloseable {
         return reader;
     }
 
-    /** Restarts the NameNode on the same storage and port, and waits until it serves again. */
-    public void restartNameNode() throws IOException {
-        cluster.restartNameNode(true);
+    /** Stops the NameNode (the DataNode keeps running). */
+    public void stopNameNode() {
+        cluster.shutdownNameNode(0);
+    }
+
+    /** Starts the stopped NameNode on the same storage and port, and waits until it serves again. */
+    public void startNameNode() throws IOException {
+        cluster.restartNameNode(0, true);
     }
 
     /** Restarts the DataNode on the same storage and ports, and waits until it has registered. */
