@@ -18,6 +18,8 @@ import org.apache.hadoop.fs.InvalidPathException;
 import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.ipc.RemoteException;
 
 import java.io.FileNotFoundException;
@@ -27,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,6 +71,14 @@ public final class HdfsSink implements Sink {
             "org.apache.hadoop.hdfs.protocol.FSLimitException$PathComponentTooLongException",
             "org.apache.hadoop.HadoopIllegalArgumentException");
 
+    /** Errors of a create whose name another writer holds (still open or being recovered): the next number. */
+    private static final Set<String> TAKEN_ERRORS = Set.of(
+            "org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException",
+            "org.apache.hadoop.hdfs.protocol.RecoveryInProgressException");
+
+    /** Most refused paths remembered (so that each costs the NameNode one refusal); forgotten all at once beyond. */
+    private static final int MAX_REFUSED = 4096;
+
     private final HdfsSinkConfig cfg;
     private final Template pathTemplate;
     private final Template lineTemplate;
@@ -81,7 +92,9 @@ public final class HdfsSink implements Sink {
 
     private final ByteBuilder pathBuf = new ByteBuilder(256);
     private final PathKey probe = new PathKey(new byte[0], 0);
-    private final PathKey invalidKey = new PathKey(new byte[] {0}, 1);
+    private final String invalidPath;
+    private final PathKey invalidKey;
+    private final Set<PathKey> refused = new HashSet<>();
     private final LinkedHashMap<PathKey, PartFile> files = new LinkedHashMap<>(16, 0.75f, true);
     private final List<PartFile> dirty = new ArrayList<>();
     private final ByteBuilder lastPath = new ByteBuilder(256);
@@ -101,12 +114,16 @@ public final class HdfsSink implements Sink {
     private final Counter evicted;
     private final Counter closedIdle;
     private final Counter rejectedPaths;
+    private final Counter housekeepingFailures;
 
     public HdfsSink(HdfsSinkConfig cfg, ZoneId zone, Clock clock, MetricGroup metrics) {
         this.cfg = cfg;
         this.pathTemplate = Template.compile(cfg.path(), zone);
         this.lineTemplate = Template.compile(cfg.template(), zone);
         this.baseDir = new Path(Template.literalDirectory(cfg.path())).toUri().getPath();
+        this.invalidPath = (baseDir.equals("/") ? "" : baseDir) + "/" + INVALID_PATH_FILE;
+        byte[] invalid = invalidPath.getBytes(StandardCharsets.UTF_8);
+        this.invalidKey = new PathKey(invalid, invalid.length); // a rendered path that equals it shares its parts
         this.clock = clock;
         this.uri = URI.create(cfg.uri());
         this.conf = hadoopConfiguration(cfg);
@@ -131,6 +148,8 @@ public final class HdfsSink implements Sink {
         this.rejectedPaths = metrics.counter("rejectedPaths",
                 "Events whose rendered path was outside the base directory or refused by HDFS; written to "
                         + "invalid-path.log.");
+        this.housekeepingFailures = metrics.counter("housekeepingFailures",
+                "Rolls, renames and idle closes that failed after the batch was durable (tried again later).");
         metrics.gauge("openFiles", "Part files open for writing now.", () -> openStreams);
     }
 
@@ -157,7 +176,14 @@ public final class HdfsSink implements Sink {
     /** Connects the FileSystem client (no NameNode call yet: a NameNode that is down shows at the first write). */
     @Override
     public void start() throws IOException, InterruptedException {
-        fs = cfg.user() == null ? FileSystem.newInstance(uri, conf) : FileSystem.newInstance(uri, conf, cfg.user());
+        FileSystem f = cfg.user() == null ? FileSystem.newInstance(uri, conf)
+                : FileSystem.newInstance(uri, conf, cfg.user());
+        if (!(f instanceof LeaseRecoverable)) {
+            f.close();
+            throw new IOException(uri + " is a " + f.getClass().getSimpleName()
+                    + ", which cannot recover a broken part's lease: the HDFS sink needs HDFS");
+        }
+        fs = f;
     }
 
     @Override
@@ -182,10 +208,9 @@ public final class HdfsSink implements Sink {
             probe.set(pathBuf.array(), pathBuf.length());
             f = files.get(probe);
             if (f == null) {
-                String rendered = new String(pathBuf.array(), 0, pathBuf.length(), StandardCharsets.UTF_8);
-                f = inside(rendered) ? add(probe.copy(), rendered) : rejected();
+                f = refused.contains(probe) ? rejected() : added(probe);
             }
-            if (f.key != invalidKey) { // a refused path is counted for every line, not cached
+            if (!f.key.equals(invalidKey)) { // a refused path is counted for every line, not cached
                 lastPath.reset();
                 lastPath.append(pathBuf.array(), 0, pathBuf.length());
                 lastFile = f;
@@ -195,15 +220,47 @@ public final class HdfsSink implements Sink {
             try {
                 ensureOpen(f);
             } catch (IOException | IllegalArgumentException e) {
-                if (f.key == invalidKey || f.dirty || !badPath(e)) {
+                if (f.key.equals(invalidKey) || f.dirty || f.tmp != null || !badPath(e)) {
                     throw e; // a sink-wide problem (NameNode away, no permission): retried with backoff
                 }
-                files.remove(f.key);
+                files.remove(f.key); // the path became impossible (e.g. a file now stands for its directory)
                 lastFile = null;
+                refuse(f.key);
                 return rejected();
             }
         }
         return f;
+    }
+
+    /** A new path: its part opened, then added to the cache; refused when it leaves the base or HDFS refuses it. */
+    private PartFile added(PathKey probe) throws IOException {
+        PathKey key = probe.copy();
+        String rendered = new String(pathBuf.array(), 0, pathBuf.length(), StandardCharsets.UTF_8);
+        if (!inside(rendered)) {
+            refuse(key);
+            return rejected();
+        }
+        PartFile f = new PartFile(key, rendered);
+        try {
+            ensureOpen(f);
+        } catch (IOException | IllegalArgumentException e) {
+            if (!badPath(e)) {
+                if (f.tmp != null) {
+                    files.put(key, f); // a part was created: keep it, so that the retry recovers it
+                }
+                throw e;
+            }
+            refuse(key);
+            return rejected();
+        }
+        return add(f);
+    }
+
+    private void refuse(PathKey key) {
+        if (refused.size() >= MAX_REFUSED) {
+            refused.clear();
+        }
+        refused.add(key);
     }
 
     /** Whether a rendered path normalises to a path inside the base directory. */
@@ -230,16 +287,21 @@ public final class HdfsSink implements Sink {
         rejectedPaths.inc();
         PartFile f = files.get(invalidKey);
         if (f == null) {
-            String base = baseDir.equals("/") ? "" : baseDir;
-            f = add(invalidKey, base + "/" + INVALID_PATH_FILE);
+            f = new PartFile(invalidKey, invalidPath);
+            ensureOpen(f);
+            return add(f);
         }
         ensureOpen(f);
         return f;
     }
 
-    /** Adds a path to the cache, completing the least recently used beyond max-open-files. */
-    private PartFile add(PathKey key, String rendered) throws IOException {
-        while (files.size() >= cfg.maxOpenFiles()) {
+    /**
+     * Adds an opened path to the cache, then completes the least recently used beyond max-open-files. A completion
+     * that fails leaves the cache one over (the next addition tries again) and never loses the new path's part.
+     */
+    private PartFile add(PartFile f) throws IOException {
+        files.put(f.key, f);
+        while (files.size() > cfg.maxOpenFiles()) {
             PartFile eldest = files.values().iterator().next();
             if (eldest.dirty) {
                 writeOut(eldest, clock.nanoTime());
@@ -252,8 +314,6 @@ public final class HdfsSink implements Sink {
             }
             evicted.inc();
         }
-        PartFile f = new PartFile(key, rendered);
-        files.put(key, f);
         return f;
     }
 
@@ -278,17 +338,41 @@ public final class HdfsSink implements Sink {
             Path fin = new Path(partName(f.rendered, f.nextPart, partExtension));
             Path tmp = fin.suffix(cfg.inProgressSuffix());
             f.nextPart++;
+            if (fs.exists(fin)) {
+                continue; // another writer completed this number: the next one
+            }
             FSDataOutputStream out;
             try {
-                out = fs.create(tmp, false);
+                out = create(tmp);
             } catch (FileAlreadyExistsException e) {
                 continue; // another writer (or a previous run) has it: the next number
+            } catch (RemoteException e) {
+                if (TAKEN_ERRORS.contains(e.getClassName())) {
+                    continue;
+                }
+                throw e;
             }
             f.opened(out, tmp, fin, clock.nanoTime());
             openStreams++;
             partsOpened.inc();
+            if (!out.hasCapability(cfg.sync() == HdfsSync.hsync ? StreamCapabilities.HSYNC : StreamCapabilities.HFLUSH)) {
+                broken(f); // recovered (renamed empty: deleted) before anything else; the error repeats, retried
+                throw new IOException(tmp + " cannot " + cfg.sync() + " (" + out.getWrappedStream().getClass()
+                        .getSimpleName() + "): nothing written there could be acknowledged");
+            }
             return;
         }
+    }
+
+    /**
+     * Creates an in-progress part (and its parents), never over an existing file. On HDFS the part is replicated
+     * even in an erasure-coded directory: a striped file can neither hflush nor be truncated.
+     */
+    private FSDataOutputStream create(Path tmp) throws IOException {
+        if (fs instanceof DistributedFileSystem dfs) {
+            return dfs.createFile(tmp).overwrite(false).recursive().replicate().build();
+        }
+        return fs.create(tmp, false);
     }
 
     /**
@@ -296,26 +380,26 @@ public final class HdfsSink implements Sink {
      * ({@code 20261122.log} → {@code 20261122-00003.log}), or at the end when there is none.
      */
     static String partName(String rendered, int part, String extension) {
+        int at = numberAt(rendered);
+        return rendered.substring(0, at) + String.format("-%05d", part) + rendered.substring(at) + extension;
+    }
+
+    /** Where the part number goes: before the last extension of the file name, or at its end. */
+    private static int numberAt(String rendered) {
         int slash = rendered.lastIndexOf('/');
         int dot = rendered.lastIndexOf('.');
-        String number = String.format("-%05d", part);
-        if (dot > slash + 1) {
-            return rendered.substring(0, dot) + number + rendered.substring(dot) + extension;
-        }
-        return rendered + number + extension;
+        return dot > slash + 1 ? dot : rendered.length();
     }
 
     /** One past the highest part number of {@code rendered} in its directory (complete or in progress), or 0. */
     private int firstFreePart(String rendered) throws IOException {
-        String name0 = partName(rendered, 0, partExtension);
-        int slash = name0.lastIndexOf('/');
-        String file0 = name0.substring(slash + 1);
-        int dash = file0.lastIndexOf("-00000");
-        String prefix = file0.substring(0, dash + 1);
-        String tail = file0.substring(dash + 6);
+        int slash = rendered.lastIndexOf('/');
+        int at = numberAt(rendered);
+        String prefix = rendered.substring(slash + 1, at) + "-";
+        String tail = rendered.substring(at) + partExtension;
         FileStatus[] children;
         try {
-            children = fs.listStatus(new Path(name0.substring(0, slash + 1)));
+            children = fs.listStatus(new Path(rendered.substring(0, slash + 1)));
         } catch (FileNotFoundException e) {
             return 0;
         }
@@ -447,13 +531,20 @@ public final class HdfsSink implements Sink {
     private void finish(PartFile f) throws IOException {
         if (f.acked == 0) {
             fs.delete(f.tmp, false);
-        } else if (!fs.rename(f.tmp, f.fin)) {
-            boolean tmpLeft = fs.exists(f.tmp);
-            if (tmpLeft || !fs.exists(f.fin)) {
-                throw new IOException("cannot rename " + f.tmp + " to " + f.fin
-                        + (tmpLeft ? " (the final name exists)" : " (neither exists)"));
+        } else {
+            while (!fs.rename(f.tmp, f.fin)) {
+                if (!fs.exists(f.tmp)) {
+                    if (!fs.exists(f.fin)) {
+                        throw new IOException("cannot rename " + f.tmp + " to " + f.fin + ": neither exists");
+                    }
+                    break; // an earlier rename went through but its answer was lost
+                }
+                if (!fs.exists(f.fin)) {
+                    throw new IOException("cannot rename " + f.tmp + " to " + f.fin);
+                }
+                // another writer completed a part under this name meanwhile: take the next free number
+                f.fin = new Path(partName(f.rendered, f.nextPart++, partExtension));
             }
-            // an earlier rename went through but its answer was lost
         }
         f.completed();
         partsCompleted.inc();
@@ -466,13 +557,27 @@ public final class HdfsSink implements Sink {
             writeOut(dirty.get(i), now);
             dirty.remove(i);
         }
-        housekeeping(now);
+        tryHousekeeping(now);
     }
 
     /** Idle-time housekeeping: time-based rolls and completing idle parts. */
     @Override
-    public void tick() throws IOException {
-        housekeeping(clock.nanoTime());
+    public void tick() {
+        tryHousekeeping(clock.nanoTime());
+    }
+
+    /**
+     * Rolls and idle closes happen after the batch is durable: one that fails (the NameNode away) must not hold the
+     * batch back. The part stays as it is (or broken) and is tried again at the next flush or tick; a line for it
+     * meanwhile waits for it.
+     */
+    private void tryHousekeeping(long now) {
+        try {
+            housekeeping(now);
+        } catch (IOException | RuntimeException e) {
+            housekeepingFailures.inc();
+            System.err.println("logrouter: sink " + cfg.name() + ": completing parts: " + e + "; tried again later");
+        }
     }
 
     private void housekeeping(long now) throws IOException {
@@ -516,6 +621,10 @@ public final class HdfsSink implements Sink {
         FileSystem f = fs;
         if (f != null) {
             try {
+                if (f instanceof DistributedFileSystem dfs) {
+                    // abort, not close: a close would complete the parts with bytes no hflush acknowledged
+                    dfs.getClient().closeAllFilesBeingWritten(true);
+                }
                 f.close();
             } catch (IOException e) {
                 System.err.println("logrouter: sink " + cfg.name() + ": closing the HDFS client: " + e);

@@ -71,8 +71,8 @@ public record HdfsSinkConfig(
         if (uri != null) {
             try {
                 URI u = new URI(uri);
-                if (u.getScheme() == null || u.getAuthority() == null) {
-                    throw new IllegalArgumentException("uri must be scheme://authority, e.g. hdfs://namenode:8020, "
+                if (!"hdfs".equals(u.getScheme()) || u.getAuthority() == null) {
+                    throw new IllegalArgumentException("uri must be hdfs://namenode:port or hdfs://nameservice, "
                             + "got '" + uri + "'");
                 }
             } catch (URISyntaxException e) {
