@@ -16,7 +16,7 @@ public record PipelineConfig(
                 defaultValue = "1")
         Integer parseWorkers,
         @Option(doc = "How a stage waits for events: backoff (spin, yield, then park up to 10 ms; no lock on "
-                + "publish), blocking (lock and condition; stage-to-stage waits spin), yielding or busy-spin "
+                + "publish), blocking (lock and condition, idle stages woken every 100 ms; stage-to-stage waits spin), yielding or busy-spin "
                 + "(lowest latency, a core per stage).", defaultValue = "backoff")
         WaitStrategyName waitStrategy,
         @Option(doc = "Netty I/O threads shared by all network sources; 0 = number of cores. One thread reads "

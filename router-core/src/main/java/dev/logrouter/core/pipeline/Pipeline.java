@@ -2,7 +2,7 @@ package dev.logrouter.core.pipeline;
 
 import com.lmax.disruptor.BusySpinWaitStrategy;
 import com.lmax.disruptor.EventHandler;
-import com.lmax.disruptor.LiteBlockingWaitStrategy;
+import com.lmax.disruptor.LiteTimeoutBlockingWaitStrategy;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
@@ -125,7 +125,8 @@ public final class Pipeline {
     private static WaitStrategy waitStrategy(PipelineConfig.WaitStrategyName name) {
         return switch (name) {
             case backoff -> new BackoffWaitStrategy(10, 100, TimeUnit.MILLISECONDS);
-            case blocking -> new LiteBlockingWaitStrategy();
+            // with a timeout, so that idle stages get onTimeout (sink ticks, flush-timeout) as with backoff
+            case blocking -> new LiteTimeoutBlockingWaitStrategy(100, TimeUnit.MILLISECONDS);
             case yielding -> new YieldingWaitStrategy();
             case busySpin -> new BusySpinWaitStrategy();
         };

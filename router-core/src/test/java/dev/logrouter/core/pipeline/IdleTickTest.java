@@ -7,7 +7,8 @@ import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.sink.Clock;
 import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.ZoneOffset;
 import java.util.List;
@@ -18,13 +19,15 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With the default backoff wait strategy an idle sink is ticked periodically on its own thread, which is
- * how files close after idle-close and interval fsyncs happen when traffic stops.
+ * With the backoff (default) and blocking wait strategies an idle sink is ticked periodically on its own thread,
+ * which is how a partial batch is flushed at flush-timeout, files close after idle-close and interval fsyncs happen
+ * when traffic stops.
  */
 class IdleTickTest {
 
-    @Test
-    void anIdleSinkIsTickedOnItsOwnThread() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = PipelineConfig.WaitStrategyName.class, names = {"backoff", "blocking"})
+    void anIdleSinkIsTickedOnItsOwnThread(PipelineConfig.WaitStrategyName strategy) throws Exception {
         List<String> tickThreads = new CopyOnWriteArrayList<>();
         CountDownLatch twoTicks = new CountDownLatch(2);
         Sink sink = new Sink() {
@@ -47,7 +50,7 @@ class IdleTickTest {
             public void close() {
             }
         };
-        PipelineConfig cfg = new PipelineConfig(64, 1, PipelineConfig.WaitStrategyName.backoff, 1, "UTC");
+        PipelineConfig cfg = new PipelineConfig(64, 1, strategy, 1, "UTC");
         Pipeline pipeline = new Pipeline(cfg, List.of(new SyslogHeaderParser(ZoneOffset.UTC)),
                 List.of(new SinkBinding("idle", new FlushPolicy(10, 1 << 20, TimeUnit.SECONDS.toNanos(1)), sink)),
                 new MetricRegistry(), Clock.SYSTEM);

@@ -8,7 +8,7 @@ import dev.logrouter.core.config.TimeSpan;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
-import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.testing.ManualClock;
 
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
@@ -485,25 +485,6 @@ class FileSinkTest {
             }
         }
         throw new IllegalArgumentException(component);
-    }
-
-    /** A {@link Clock} that only moves when the test says so. */
-    private static final class ManualClock implements Clock {
-
-        private long now;
-
-        ManualClock(long origin) {
-            this.now = origin;
-        }
-
-        @Override
-        public long nanoTime() {
-            return now;
-        }
-
-        void advance(Duration d) {
-            now += d.toNanos();
-        }
     }
 
     /** Every component of {@link FileSinkConfig}, given explicitly; defaults as declared unless a test sets one. */

@@ -8,7 +8,7 @@ import dev.logrouter.core.config.TimeSpan;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
-import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.testing.ManualClock;
 import dev.logrouter.core.testing.Conditions;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -420,21 +420,6 @@ class HdfsSinkTest {
         slot.setReceivedMillis(RECEIVED);
         parser.parse(slot);
         sink.append(slot);
-    }
-
-    /** A {@link Clock} that only moves when the test says so. */
-    private static final class ManualClock implements Clock {
-
-        private long now;
-
-        @Override
-        public long nanoTime() {
-            return now;
-        }
-
-        void advance(Duration d) {
-            now += d.toNanos();
-        }
     }
 
     /** Every component of {@link HdfsSinkConfig}: the declared defaults unless a test sets one. */
