@@ -54,6 +54,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib/bench-lib.sh"   # cputicks, stop_pid, stop_loggen, wait_for_build, MED_AWK
 REPO=$(cd "$HERE/../.." && pwd)
 WORK=${WORK:-/tmp/esbench}
 RESULTS_DIR=${RESULTS_DIR:-$WORK/results}
@@ -162,12 +163,6 @@ doc_count() {
 }
 
 # cputicks PID: utime+stime+cutime+cstime in clock ticks (0 when no pid)
-cputicks() {
-  if [ -z "${1:-}" ] || [ ! -r "/proc/$1/stat" ]; then echo 0; return 0; fi
-  local s; s=$(< "/proc/$1/stat"); s=${s##*) }     # fields after "(comm) "
-  local -a F; read -r -a F <<< "$s"
-  echo $(( F[11] + F[12] + F[13] + F[14] ))        # fields 14..17 of stat
-}
 
 # settle NAME EXPECTED: poll index_total until it has not grown for SETTLE_SECS with
 # >= EXPECTED, or for STALL_SECS while short, or MAX_DRAIN_SECS in all. Sets S_TOTAL (last
@@ -226,13 +221,7 @@ DPID=""; LGPID=""; ESPID=""
 stop_peer() {
   stop_loggen
   LGPID=""
-  if [ -n "${DPID:-}" ] && kill -0 "$DPID" 2>/dev/null; then
-    kill -TERM "$DPID" 2>/dev/null || true
-    local i
-    for i in $(seq 600); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.1; done
-    if kill -0 "$DPID" 2>/dev/null; then echo "peer $DPID did not stop in 60 s: SIGKILL" >&2; kill -KILL "$DPID" || true; fi
-    wait "$DPID" 2>/dev/null || true
-  fi
+  stop_pid "${DPID:-}" 60 peer
   DPID=""
 }
 
@@ -240,12 +229,6 @@ stop_peer() {
 # sets LG_RC. Watchdog: loggen only looks at its -I limit between sends, so a peer that stops
 # reading (e.g. its queues are full and ES is gone) would block it forever; it is stopped
 # after SECS + LOGGEN_GRACE_SECS, or as soon as the ES process is gone (LG_RC 124 / 125).
-stop_loggen() {
-  if [ -n "${LGPID:-}" ] && kill -0 "$LGPID" 2>/dev/null; then
-    pkill -TERM -P "$LGPID" 2>/dev/null || true      # loggen, the child of /usr/bin/time
-    kill -TERM "$LGPID" 2>/dev/null || true
-  fi
-}
 run_loggen() {
   local secs=$1 out=$2 why=0
   /usr/bin/time -f "%U %S %e" -o "$out.time" \
@@ -403,15 +386,6 @@ write_lr_config() {
 }
 
 # wait_for_build: no timed run while a Maven build runs (at most MAVEN_WAIT_SECS)
-wait_for_build() {
-  local waited=0
-  while pgrep -f maven > /dev/null 2>&1; do
-    if (( waited == 0 )); then echo "  a Maven build is running; waiting (max ${MAVEN_WAIT_SECS}s)" >&2; fi
-    if (( waited >= MAVEN_WAIT_SECS )); then echo "  still building after ${MAVEN_WAIT_SECS}s; running anyway" >&2; break; fi
-    sleep 5; waited=$((waited + 5))
-  done
-  return 0
-}
 
 if [ "${1:-}" = __run ]; then
   shift; one_run "$@"; exit $?
@@ -489,13 +463,8 @@ done
 # ---- medians of this invocation's runs -------------------------------------------------------
 echo
 echo "medians over this invocation ($CSV):"
-tail -n +$((first_line + 1)) "$CSV" | awk -F, '
+tail -n +$((first_line + 1)) "$CSV" | awk -F, "$MED_AWK"'
   { n[$2]++; k = $2 SUBSEP n[$2]; rate[k] = $14; lost[k] = $12; cpu[k] = $16; bcpu[k] = $18 }
-  function med(arr, p, c,   i, j, t, v) {
-    for (i = 1; i <= c; i++) v[i] = arr[p SUBSEP i] + 0
-    for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-    return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
-  }
   END {
     for (p in n) {
       runs = ""; tl = 0

@@ -54,6 +54,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib/bench-lib.sh"   # cputicks, stop_pid, stop_loggen, wait_for_build, MED_AWK
 REPO=$(cd "$HERE/../.." && pwd)
 WORK=${WORK:-/tmp/hdfsbench}
 RESULTS_DIR=${RESULTS_DIR:-$WORK/results}
@@ -121,13 +122,6 @@ done
 now_us() { echo "${EPOCHREALTIME/./}"; }
 
 # cputicks PID: utime+stime+cutime+cstime in clock ticks (0 without a pid / process)
-cputicks() {
-  if [ -z "${1:-}" ] || [ ! -r "/proc/$1/stat" ]; then echo 0; return 0; fi
-  local s; s=$(< "/proc/$1/stat") || { echo 0; return 0; }
-  s=${s##*) }                                       # fields after "(comm) "
-  local -a F; read -r -a F <<< "$s"
-  echo $(( F[11] + F[12] + F[13] + F[14] ))         # fields 14..17 of stat
-}
 
 # ---- HDFS helpers ----------------------------------------------------------------------------
 hdfs_pid() { if [ -s "$HDFS_DIR/run/hdfs.pid" ]; then cat "$HDFS_DIR/run/hdfs.pid"; fi; }
@@ -227,26 +221,10 @@ settle() {
 
 # ---- loggen + router -------------------------------------------------------------------------
 DPID=""; LGPID=""; HPID=""; S_HDFS_DEAD=0
-stop_loggen() {
-  if [ -n "${LGPID:-}" ] && kill -0 "$LGPID" 2>/dev/null; then
-    pkill -TERM -P "$LGPID" 2>/dev/null || true      # loggen, the child of /usr/bin/time
-    kill -TERM "$LGPID" 2>/dev/null || true
-  fi
-}
 # stop_router: SIGTERM, wait STOP_SECS (then SIGKILL); sets ROUTER_RC
 stop_router() {
-  ROUTER_RC=""
-  if [ -n "${DPID:-}" ]; then
-    if kill -0 "$DPID" 2>/dev/null; then
-      kill -TERM "$DPID" 2>/dev/null || true
-      local i
-      for i in $(seq $((STOP_SECS * 10))); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.1; done
-      if kill -0 "$DPID" 2>/dev/null; then
-        echo "  router $DPID did not stop within ${STOP_SECS}s of SIGTERM: SIGKILL" >&2; kill -KILL "$DPID" 2>/dev/null || true
-      fi
-    fi
-    ROUTER_RC=0; wait "$DPID" 2>/dev/null || ROUTER_RC=$?
-  fi
+  stop_pid "${DPID:-}" "$STOP_SECS" router
+  ROUTER_RC=$STOP_RC
   DPID=""
 }
 abort_run() { stop_loggen; LGPID=""; stop_router; }
@@ -459,15 +437,6 @@ hdfs_warmup() {
 }
 
 # wait_for_build: no timed run while a Maven build runs (at most MAVEN_WAIT_SECS)
-wait_for_build() {
-  local waited=0
-  while pgrep -f 'plexus.classworlds.launcher' > /dev/null 2>&1; do
-    if (( waited == 0 )); then echo "  a Maven build is running; waiting (max ${MAVEN_WAIT_SECS}s)" >&2; fi
-    if (( waited >= MAVEN_WAIT_SECS )); then echo "  still building after ${MAVEN_WAIT_SECS}s; running anyway" >&2; break; fi
-    sleep 5; waited=$((waited + 5))
-  done
-  return 0
-}
 
 case ${1:-} in
   __run) shift; one_run "$@"; exit $? ;;
@@ -535,13 +504,8 @@ done
 # ---- medians of this invocation's runs -------------------------------------------------------
 echo
 echo "medians over this invocation ($CSV):"
-tail -n +$((first_line + 1)) "$CSV" | awk -F, -v ref="$PE_REF_MSGS" '
+tail -n +$((first_line + 1)) "$CSV" | awk -F, -v ref="$PE_REF_MSGS" "$MED_AWK"'
   { n[$2]++; k = $2 SUBSEP n[$2]; rate[k] = $15; mbs[k] = $16; lost[k] = $13; cpu[k] = $18; hcpu[k] = $20; hok[k] = ($20 != "") }
-  function med(arr, p, c,   i, j, t, v) {
-    for (i = 1; i <= c; i++) v[i] = arr[p SUBSEP i] + 0
-    for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-    return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
-  }
   END {
     printf "| peer | runs | msg/s median | (each) | MB/s median | router us/msg | HDFS JVM us/msg | lost (total) | vs %d msg/s |\n", ref
     printf "|---|---|---|---|---|---|---|---|---|\n"

@@ -40,6 +40,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib/bench-lib.sh"   # cputicks, stop_pid, stop_loggen, wait_for_build, MED_AWK
 REPO=$(cd "$HERE/../.." && pwd)
 WORK=${WORK:-/tmp/kbench}
 RESULTS_DIR=${RESULTS_DIR:-$WORK/results}
@@ -187,21 +188,9 @@ one_run() {
 }
 
 # cputicks PID: utime+stime+cutime+cstime in clock ticks (0 when no pid)
-cputicks() {
-  [ -n "${1:-}" ] && [ -r "/proc/$1/stat" ] || { echo 0; return; }
-  local s; s=$(< "/proc/$1/stat"); s=${s##*) }     # fields after "(comm) "
-  local -a F; read -r -a F <<< "$s"
-  echo $(( F[11] + F[12] + F[13] + F[14] ))        # fields 14..17 of stat
-}
 
 stop_peer() {
-  if [ -n "${DPID:-}" ] && kill -0 "$DPID" 2>/dev/null; then
-    kill -TERM "$DPID" 2>/dev/null || true
-    local i
-    for i in $(seq 600); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.1; done
-    if kill -0 "$DPID" 2>/dev/null; then echo "peer $DPID did not stop in 60 s: SIGKILL" >&2; kill -KILL "$DPID" || true; fi
-    wait "$DPID" 2>/dev/null || true
-  fi
+  stop_pid "${DPID:-}" 60 peer
   DPID=""
 }
 
@@ -300,13 +289,8 @@ done
 # ---- medians of this invocation's runs --------------------------------------------------
 echo
 echo "medians over this invocation ($CSV):"
-tail -n +$((first_line + 1)) "$CSV" | awk -F, '
+tail -n +$((first_line + 1)) "$CSV" | awk -F, "$MED_AWK"'
   { n[$2]++; k = $2 SUBSEP n[$2]; rate[k] = $15; lost[k] = $13; cpu[k] = $18; bcpu[k] = $20 }
-  function med(arr, p, c,   i, j, t, v) {
-    for (i = 1; i <= c; i++) v[i] = arr[p SUBSEP i] + 0
-    for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-    return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
-  }
   END {
     for (p in n) {
       runs = ""; tl = 0

@@ -78,17 +78,17 @@ public final class ComponentTypes {
     }
 
     /**
-     * Compiles the routes of {@code cfg} (filters, chains) with the router-wide services (the PatternDB):
-     * throws IllegalArgumentException naming the culprit.
+     * Compiles the routes of {@code cfg} (filters, chains) with the router-wide PatternDB ({@code pdb}, null when none
+     * is configured): throws IllegalArgumentException naming the culprit.
      */
-    public static Routes routes(RouterConfig cfg, MetricRegistry metrics, Map<Class<?>, Object> services) {
-        return new Routes(cfg, cfg.pipeline().zone(), metrics, ComponentTypes::parserTypeName, services);
+    public static Routes routes(RouterConfig cfg, MetricRegistry metrics, PatternDbService pdb) {
+        return new Routes(cfg, cfg.pipeline().zone(), metrics, ComponentTypes::parserTypeName,
+                pdb == null ? Map.of() : Map.of(PatternDbService.class, pdb));
     }
 
     /** Compiles the routes, loading the PatternDB rulesets first (check-config). */
     public static Routes routes(RouterConfig cfg, MetricRegistry metrics) {
-        PatternDbService pdb = patternDb(cfg, metrics);
-        return routes(cfg, metrics, pdb == null ? Map.of() : Map.of(PatternDbService.class, pdb));
+        return routes(cfg, metrics, patternDb(cfg, metrics));
     }
 
     /**

@@ -36,7 +36,6 @@ import dev.logrouter.sinks.kafka.KafkaSourceConfig;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -65,8 +64,7 @@ public final class Router {
         this.cfg = cfg;
         ZoneId zone = cfg.pipeline().zone();
         PatternDbService pdb = ComponentTypes.patternDb(cfg, metrics);
-        Routes routes = ComponentTypes.routes(cfg, metrics,
-                pdb == null ? Map.of() : Map.of(PatternDbService.class, pdb));
+        Routes routes = ComponentTypes.routes(cfg, metrics, pdb);
         // correlation is stateful: one stage after the parse workers, only when some rule needs it
         SerialStage serial = pdb != null && pdb.needsCorrelation()
                 ? new CorrelationStage(pdb, routes.newEvaluator(), cfg.patterndb(), metrics.group("PatternDb", "correlation"))

@@ -1,6 +1,5 @@
 package dev.logrouter.server;
 
-import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.metrics.MetricGroup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,9 +55,7 @@ class BadInputTest {
                     path: "%s/hosts/${HOST}/m.log"
                     template: "${MSG}\\n"
                 """.formatted(MAX, MAX, all, dir);
-        RouterConfig cfg = ComponentTypes.loader().load(yaml, "test.yaml");
-        router = new Router(cfg);
-        router.start();
+        router = TestClient.startRouter(yaml);
         tcp = router.boundAddress("net");
         udp = router.boundAddress("dgram");
     }

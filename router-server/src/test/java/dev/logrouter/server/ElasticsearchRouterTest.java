@@ -1,7 +1,6 @@
 package dev.logrouter.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.sinks.elasticsearch.ElasticsearchServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,10 +58,7 @@ class ElasticsearchRouterTest {
                     hosts: [@ES@]
                     flush-timeout: 100ms
                 """.replace("@ES@", es.url()) + sinkOptions.indent(4);
-        RouterConfig cfg = ComponentTypes.loader().load(yaml, "test.yaml");
-        Router r = new Router(cfg);
-        r.start();
-        return r;
+        return TestClient.startRouter(yaml);
     }
 
     private static long metric(Router r, String name) {

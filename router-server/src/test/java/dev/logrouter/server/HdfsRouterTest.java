@@ -3,7 +3,6 @@ package dev.logrouter.server;
 import static dev.logrouter.server.TestClient.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.sinks.hdfs.HdfsCluster;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
@@ -58,10 +56,7 @@ class HdfsRouterTest {
                     flush-timeout: 100ms
                     properties: @PROPS@
                 """.replace("@URI@", hdfs.uri()).replace("@PROPS@", properties) + sinkOptions.indent(4);
-        RouterConfig cfg = ComponentTypes.loader().load(yaml, "test.yaml");
-        Router r = new Router(cfg);
-        r.start();
-        return r;
+        return TestClient.startRouter(yaml);
     }
 
     private static long metric(Router r, String name) {

@@ -1,6 +1,5 @@
 package dev.logrouter.server;
 
-import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.sinks.kafka.KafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
@@ -53,10 +52,7 @@ class KafkaRouterTest {
     }
 
     private static Router router(String yaml) throws Exception {
-        RouterConfig cfg = ComponentTypes.loader().load(yaml.replace("@KAFKA@", broker.bootstrap()), "test.yaml");
-        Router r = new Router(cfg);
-        r.start();
-        return r;
+        return TestClient.startRouter(yaml.replace("@KAFKA@", broker.bootstrap()));
     }
 
     private static String tcpToKafka(String sinkOptions) {

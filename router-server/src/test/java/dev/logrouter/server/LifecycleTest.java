@@ -110,8 +110,7 @@ class LifecycleTest {
                 sinks:
                   - {name: file, type: file, path: "%s", template: "${MSG}\\n", batch-size: 7}
                 """.formatted(out);
-        Router router = new Router(ComponentTypes.loader().load(yaml, "test.yaml"));
-        router.start();
+        Router router = TestClient.startRouter(yaml);
         List<Throwable> errors = new ArrayList<>();
         List<Thread> senders = startSenders(router.boundAddress("net"), errors);
         MetricGroup source = router.metrics().require("Source", "net");

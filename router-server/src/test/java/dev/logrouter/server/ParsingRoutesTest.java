@@ -1,6 +1,5 @@
 package dev.logrouter.server;
 
-import dev.logrouter.core.config.RouterConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,9 +73,7 @@ class ParsingRoutesTest {
                   - {name: errors, type: file, path: "%1$s/errors.log", template: "${LEVEL} ${MSG}\\n"}
                   - {name: other, type: file, path: "%1$s/other.log", template: "${PROGRAM} ${MSG}\\n"}
                 """.formatted(dir);
-        RouterConfig cfg = ComponentTypes.loader().load(yaml, "test.yaml");
-        router = new Router(cfg);
-        router.start();
+        router = TestClient.startRouter(yaml);
         tcp = router.boundAddress("net");
     }
 

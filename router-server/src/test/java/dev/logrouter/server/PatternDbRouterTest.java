@@ -1,6 +1,5 @@
 package dev.logrouter.server;
 
-import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.metrics.MetricRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,9 +61,7 @@ class PatternDbRouterTest {
                      template: "${PROGRAM}|${.classifier.rule_id}|${usracct.type}|${MSG}\\n"}
                   - {name: unknown, type: file, path: "%1$s/unknown.log", template: "${PROGRAM}|${MSG}\\n"}
                 """.formatted(dir, ROOT.resolve("config/patterndb/sshd.xml"), extra);
-        RouterConfig cfg = ComponentTypes.loader().load(yaml, "test.yaml");
-        router = new Router(cfg);
-        router.start();
+        router = TestClient.startRouter(yaml);
         tcp = router.boundAddress("net");
     }
 

@@ -31,6 +31,13 @@ final class TestClient {
         return new InetSocketAddress(hostPort.substring(0, c), Integer.parseInt(hostPort.substring(c + 1)));
     }
 
+    /** Loads {@code yaml} as a router's configuration and starts the router. */
+    static Router startRouter(String yaml) throws Exception {
+        Router r = new Router(ComponentTypes.loader().load(yaml, "test.yaml"));
+        r.start();
+        return r;
+    }
+
     /** Opens a connection, writes the bytes, closes. */
     static void sendTcp(String hostPort, byte[] bytes) throws IOException {
         try (Socket s = new Socket()) {

@@ -120,9 +120,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 endOfBatch)) {
             flush();
         }
-        if (pendingEvents == 0 && !gaveUp) {
-            settled = sequence;
-        }
+        settleHandled();
         if (endOfBatch) {
             durable = settled; // one volatile store per Disruptor batch, not per event
         }
@@ -152,9 +150,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 false)) {
             flush();
         }
-        if (pendingEvents == 0 && !gaveUp) {
-            settled = current; // every event handled so far is out
-        }
+        settleHandled();
         durable = settled;
         retrying(Op.TICK, null);
     }
@@ -165,9 +161,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
             if (pendingEvents > 0) {
                 flush();
             }
-            if (pendingEvents == 0 && !gaveUp) {
-                settled = current; // the last events, flushed on the way out
-            }
+            settleHandled(); // the last events, flushed on the way out
             durable = settled;
             retrying(Op.CLOSE, null);
         } finally {
@@ -193,6 +187,13 @@ public final class SinkHandler implements EventHandler<LogEvent> {
             settled = Math.max(settled, current - 1);
         }
         durable = settled;
+    }
+
+    /** Nothing pending and nothing given up: every event handled so far is out, up to the current sequence. */
+    private void settleHandled() {
+        if (pendingEvents == 0 && !gaveUp) {
+            settled = current;
+        }
     }
 
     private enum Op { START, APPEND, FLUSH, TICK, CLOSE }

@@ -27,10 +27,6 @@ import java.time.Instant;
  */
 public final class DeadLetterFile implements AutoCloseable {
 
-    /** Where a sink's dead letters go when its config names no file. */
-    public static Path defaultPath(String sinkName) {
-        return Path.of("data", "dead-letter", sinkName + ".jsonl");
-    }
 
     private final String sink;
     private final Path path;
@@ -39,9 +35,12 @@ public final class DeadLetterFile implements AutoCloseable {
     private final Counter failures;
     private OutputStream out;
 
-    public DeadLetterFile(String sink, Path path, MetricGroup metrics) {
+    /**
+     * @param configuredPath the sink's {@code dead-letter} option; null: {@code data/dead-letter/<sink>.jsonl}
+     */
+    public DeadLetterFile(String sink, String configuredPath, MetricGroup metrics) {
         this.sink = sink;
-        this.path = path;
+        this.path = configuredPath != null ? Path.of(configuredPath) : Path.of("data", "dead-letter", sink + ".jsonl");
         this.written = metrics.counter("deadLettered", "Items this sink can never write, written to its dead-letter "
                 + "file with the reason.");
         this.failures = metrics.counter("deadLetterFailures", "Dead letters that could not be written to the "

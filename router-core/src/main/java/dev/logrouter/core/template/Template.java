@@ -318,47 +318,16 @@ public final class Template {
         render(e, out, ValueEscaper.NONE);
     }
 
-    /** Renders, passing every substituted value through {@code esc}. */
-    public void render(LogEvent e, ByteBuilder out, ValueEscaper esc) {
-        if (msgRefs != null) {
-            renderWithRefs(e, out, esc);
-            return;
-        }
-        for (int p = 0; p < kinds.length; p++) {
-            switch (kinds[p]) {
-                case LITERAL:
-                    out.append(bytes[p]);
-                    break;
-                case FIELD:
-                    appendField(e, fieldNames[p], out, esc);
-                    break;
-                case FUNCTION:
-                    appendFunction(functions[p], e, out, esc);
-                    break;
-                default:
-                    Macro m = macros[p];
-                    if (m.isDate()) {
-                        appendDateMacro(p, m, e, out);
-                    } else {
-                        appendMacro(m, e, out, esc);
-                    }
-            }
-        }
-    }
-
     /**
-     * {@link #render} for a template with {@code @N} parts: each part reads the message its reference names
-     * (nothing when out of range), {@code $CONTEXT_ID} the context of {@code e}.
+     * Renders, passing every substituted value through {@code esc}. A part with an {@code @N} reference reads the
+     * message it names (nothing when out of range); {@code $CONTEXT_ID} is always the context of {@code e}.
      */
-    private void renderWithRefs(LogEvent e, ByteBuilder out, ValueEscaper esc) {
+    public void render(LogEvent e, ByteBuilder out, ValueEscaper esc) {
         for (int p = 0; p < kinds.length; p++) {
-            int ref = msgRefs[p];
-            LogEvent src = e;
-            if (ref != 0) {
-                src = referenced(e, ref);
-                if (src == null) {
-                    continue;
-                }
+            int ref = msgRefs == null ? 0 : msgRefs[p];
+            LogEvent src = ref == 0 ? e : referenced(e, ref);
+            if (src == null) {
+                continue;
             }
             switch (kinds[p]) {
                 case LITERAL:
@@ -545,11 +514,11 @@ public final class Template {
                 break;
             }
             case CONTEXT_ID: {
-                EventContext c = e.context();
-                if (c != null && (c.idLength() > 0 || esc != ValueEscaper.NONE)) {
-                    esc.append(out, c.idArray(), c.idOffset(), c.idLength());
-                } else if (c == null && esc != ValueEscaper.NONE) {
+                EventContext c = e.context(); // an escaper sees the empty value too (a path's empty value is _)
+                if (c == null) {
                     esc.append(out, EMPTY, 0, 0);
+                } else {
+                    esc.append(out, c.idArray(), c.idOffset(), c.idLength());
                 }
                 break;
             }

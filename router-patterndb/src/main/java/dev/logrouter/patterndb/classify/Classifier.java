@@ -63,10 +63,41 @@ public final class Classifier {
             }
         }
         if (rule == null) {
-            e.fields().set(CLASS, UNKNOWN, 0, UNKNOWN.length, 0);
-            e.addTag(UNKNOWN_TAG);
+            markUnknown(e);
         }
         return rule;
+    }
+
+    /** What no match writes: {@code .classifier.class=unknown} and tag {@code .classifier.unknown}. */
+    public static void markUnknown(LogEvent e) {
+        e.fields().set(CLASS, UNKNOWN, 0, UNKNOWN.length, 0);
+        e.addTag(UNKNOWN_TAG);
+    }
+
+    /** What a match writes before its captures: {@code .classifier.class} and {@code .classifier.rule_id}. */
+    public static void markRule(LogEvent e, CompiledRule rule) {
+        byte[] cls = rule.classBytes();
+        e.fields().set(CLASS, cls, 0, cls.length, 0);
+        byte[] id = rule.ruleIdBytes();
+        e.fields().set(RULE_ID, id, 0, id.length, 0);
+    }
+
+    /**
+     * What a match writes after its captures (which the context-id template may read): the class tag and the rule's
+     * tags in place of {@code .classifier.unknown}, and, for a correlating rule, {@code .classifier.context_id}
+     * rendered with {@code contextId} (the caller's copy of the rule's template) through {@code scratch}.
+     */
+    public static void markTagsAndContext(LogEvent e, CompiledRule rule, Template contextId, ByteBuilder scratch) {
+        e.removeTag(UNKNOWN_TAG);
+        e.addTag(rule.classTag());
+        for (int i = 0, n = rule.tagCount(); i < n; i++) {
+            e.addTag(rule.tag(i));
+        }
+        if (rule.correlates()) {
+            scratch.reset();
+            contextId.render(e, scratch);
+            e.fields().set(CONTEXT_ID, scratch.array(), 0, scratch.length(), 0);
+        }
     }
 
     private static void storeCaptures(LogEvent e, byte[] src, EventField[] fields, RadixScratch s) {
@@ -76,27 +107,20 @@ public final class Classifier {
     }
 
     private void apply(LogEvent e, CompiledRule rule, byte[] msg, Program program, RadixScratch s) {
-        byte[] cls = rule.classBytes();
-        e.fields().set(CLASS, cls, 0, cls.length, 0);
-        byte[] id = rule.ruleIdBytes();
-        e.fields().set(RULE_ID, id, 0, id.length, 0);
+        markRule(e, rule);
         storeCaptures(e, msg, program.captureFields, s);
-        e.removeTag(UNKNOWN_TAG);
-        e.addTag(rule.classTag());
-        for (int i = 0, n = rule.tagCount(); i < n; i++) {
-            e.addTag(rule.tag(i));
-        }
         int r = rule.index();
+        Template contextId = null;
         if (rule.correlates()) {
-            Template t = contextIds[r];
-            if (t == null) {
-                t = rule.contextIdTemplate().copy();
-                contextIds[r] = t;
+            contextId = contextIds[r];
+            if (contextId == null) {
+                contextId = rule.contextIdTemplate().copy();
+                contextIds[r] = contextId;
             }
-            out.reset();
-            t.render(e, out);
-            e.fields().set(CONTEXT_ID, out.array(), 0, out.length(), 0);
-            return;
+        }
+        markTagsAndContext(e, rule, contextId, out);
+        if (rule.correlates()) {
+            return; // its values are evaluated over its context by the correlator
         }
         int n = rule.valueCount();
         if (n == 0) {

@@ -5,7 +5,6 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.patterndb.classify.CompiledRule;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 
 /**
  * One live correlation context (spec 8.2, 8.4): its key, the messages it collected (copies, oldest first), the rule
@@ -17,7 +16,7 @@ final class Context implements EventContext {
 
     final ContextKey key;
     private final byte[] id;
-    final ArrayList<LogEvent> messages = new ArrayList<>(4);
+    final ContextMessages messages = new ContextMessages();
     CompiledRule rule;
     /** The timer target: the context expires when the clock moves past it. */
     long expiresAt;

@@ -49,7 +49,7 @@ import java.util.function.LongSupplier;
  * own timer, but its expiry no longer removes the replacement (the reference's does); {@code $(context-length)}
  * of a capped context stops growing.
  *
- * <p>Threads: one correlation thread calls every method; the counters and {@link #activeContexts()} may be read by
+ * <p>Threads: one correlation thread calls every method; the counters (in its MetricGroup) may be read by
  * any thread (JMX).
  */
 public final class Correlator {
@@ -270,7 +270,7 @@ public final class Correlator {
         ctx.messages.add(e); // replaced by a copy when process() returns
         int max = options.maxContextMessages();
         if (max > 0 && ctx.messages.size() > max) {
-            ctx.messages.remove(0);
+            ctx.messages.removeFirst();
             trimmed.inc();
         }
         ctx.rule = rule;
@@ -423,7 +423,7 @@ public final class Correlator {
             try {
                 apply(m, values, g, ctx);
             } finally {
-                ctx.messages.remove(ctx.messages.size() - 1);
+                ctx.messages.removeLast();
             }
         } else {
             g = base(m.inheritMode(), trigger);
@@ -498,36 +498,6 @@ public final class Correlator {
     }
 
     // ---------------------------------------------------------------------------------------------- counters
-
-    /** Live contexts (readable from any thread). */
-    public int activeContexts() {
-        return active;
-    }
-
-    public long contextsCreated() {
-        return created.get();
-    }
-
-    public long contextsExpired() {
-        return expired.get();
-    }
-
-    public long messagesGenerated() {
-        return generated.get();
-    }
-
-    public long actionsRateLimited() {
-        return rateLimited.get();
-    }
-
-    /** New contexts not created because the cap was reached. */
-    public long contextsRefused() {
-        return droppedByCap.get();
-    }
-
-    public long contextMessagesTrimmed() {
-        return trimmed.get();
-    }
 
     /** Live contexts as keyed, for tests and diagnostics (cold path). */
     List<ContextKey> liveKeys() {

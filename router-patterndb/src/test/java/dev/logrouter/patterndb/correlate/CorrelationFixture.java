@@ -3,6 +3,8 @@ package dev.logrouter.patterndb.correlate;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.patterndb.classify.Classifier;
 import dev.logrouter.patterndb.classify.CompiledRule;
 import dev.logrouter.patterndb.ruleset.ActionDef;
 import dev.logrouter.patterndb.ruleset.CreateContextDef;
@@ -111,21 +113,15 @@ final class CorrelationFixture {
             }
         }
         e.setStamp(T0 + sec, 0, 0);
-        if (rule != null) {
-            e.fields().set(".classifier.class", rule.def().effectiveClass());
-            e.fields().set(".classifier.rule_id", rule.def().id());
+        if (rule != null) { // what the classifier writes, with the captures given here
+            Classifier.markRule(e, rule);
             for (int i = 0; i + 1 < captures.length; i += 2) {
                 e.fields().set(captures[i], captures[i + 1]);
             }
-            e.addTag(Tags.id(".classifier." + rule.def().effectiveClass()));
-            if (rule.correlates()) { // as the classifier does: the context-id rendered on the message alone
-                dev.logrouter.core.template.ByteBuilder id = new dev.logrouter.core.template.ByteBuilder(64);
-                rule.contextIdTemplate().copy().render(e, id);
-                e.fields().set(".classifier.context_id", new String(id.array(), 0, id.length(), StandardCharsets.UTF_8));
-            }
+            Classifier.markTagsAndContext(e, rule, rule.correlates() ? rule.contextIdTemplate().copy() : null,
+                    new ByteBuilder(64));
         } else {
-            e.fields().set(".classifier.class", "unknown");
-            e.addTag(Tags.id(".classifier.unknown"));
+            Classifier.markUnknown(e);
         }
         return e;
     }

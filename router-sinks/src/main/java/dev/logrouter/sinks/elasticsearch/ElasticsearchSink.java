@@ -23,7 +23,6 @@ import org.elasticsearch.client.RestClient;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -137,8 +136,7 @@ public final class ElasticsearchSink implements Sink {
         this.batchBytes = cfg.batchBytes().bytes();
         this.maxInFlight = cfg.maxInFlight();
         this.maxBackoffNanos = Math.max(MIN_RETRY_BACKOFF_NANOS, cfg.maxRetryBackoff().nanos());
-        this.deadLetters = new DeadLetterFile(cfg.name(),
-                cfg.deadLetter() != null ? Path.of(cfg.deadLetter()) : DeadLetterFile.defaultPath(cfg.name()), metrics);
+        this.deadLetters = new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics);
         this.indexed = metrics.counter("indexed", "Documents the server indexed (a 2xx item).");
         this.retried = metrics.counter("retried", "Documents sent again alone after a 429 or 5xx item.");
         this.rejected = metrics.counter("rejected", "Documents answered 429 (as an item or with their whole "

@@ -5,14 +5,13 @@ import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.Clock;
 import dev.logrouter.core.sink.Sink;
-import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.PathKey;
 import dev.logrouter.core.template.PathValueEscaper;
+import dev.logrouter.core.template.RenderedPaths;
 import dev.logrouter.core.template.Template;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -44,18 +43,14 @@ public final class FileSink implements Sink {
     static final String INVALID_PATH_FILE = "invalid-path.log";
 
     private final FileSinkConfig cfg;
-    private final Template pathTemplate;
     private final Template lineTemplate;
     private final Path baseDir;
     private final Clock clock;
 
-    private final ByteBuilder pathBuf = new ByteBuilder(256);
-    private final PathKey probe = new PathKey(new byte[0], 0);
     private final PathKey invalidKey = new PathKey(new byte[] {0}, 1);
     private final LinkedHashMap<PathKey, OpenFile> files = new LinkedHashMap<>(16, 0.75f, true);
+    private final RenderedPaths<OpenFile> paths;
     private final List<OpenFile> dirty = new ArrayList<>();
-    private final ByteBuilder lastPath = new ByteBuilder(256);
-    private OpenFile lastFile;
     private long lastSyncNanos;
     private long lastSweepNanos;
 
@@ -67,7 +62,7 @@ public final class FileSink implements Sink {
 
     public FileSink(FileSinkConfig cfg, ZoneId zone, Clock clock, MetricGroup metrics) {
         this.cfg = cfg;
-        this.pathTemplate = Template.compile(cfg.path(), zone);
+        this.paths = new RenderedPaths<>(Template.compile(cfg.path(), zone), PathValueEscaper.INSTANCE, files);
         this.lineTemplate = Template.compile(cfg.template(), zone);
         this.baseDir = baseDirectory(cfg.path());
         this.clock = clock;
@@ -101,19 +96,11 @@ public final class FileSink implements Sink {
     }
 
     private OpenFile fileFor(LogEvent event) throws IOException {
-        pathBuf.reset();
-        pathTemplate.render(event, pathBuf, PathValueEscaper.INSTANCE);
-        if (lastFile != null && lastPath.contentEquals(pathBuf.array(), 0, pathBuf.length())) {
-            return lastFile;
-        }
-        probe.set(pathBuf.array(), pathBuf.length());
-        OpenFile f = files.get(probe);
+        OpenFile f = paths.find(event);
         if (f == null) {
-            f = open(probe.copy(), new String(pathBuf.array(), 0, pathBuf.length(), StandardCharsets.UTF_8));
+            f = open(paths.probe().copy(), paths.rendered());
+            paths.remember(f);
         }
-        lastPath.reset();
-        lastPath.append(pathBuf.array(), 0, pathBuf.length());
-        lastFile = f;
         return f;
     }
 
@@ -167,9 +154,7 @@ public final class FileSink implements Sink {
 
     /** Writes out, syncs per policy and closes; the channel is closed even when writing fails. */
     private void closeFile(OpenFile f) throws IOException {
-        if (lastFile == f) {
-            lastFile = null;
-        }
+        paths.forget(f);
         try {
             if (f.dirty) {
                 dirty.remove(f);
@@ -252,7 +237,6 @@ public final class FileSink implements Sink {
             }
         }
         files.clear();
-        lastFile = null;
         if (first != null) {
             throw first;
         }

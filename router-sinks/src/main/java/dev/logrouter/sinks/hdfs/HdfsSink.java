@@ -8,6 +8,7 @@ import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.PathKey;
 import dev.logrouter.core.template.PathValueEscaper;
+import dev.logrouter.core.template.RenderedPaths;
 import dev.logrouter.core.template.Template;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -80,7 +81,6 @@ public final class HdfsSink implements Sink {
     private static final int MAX_REFUSED = 4096;
 
     private final HdfsSinkConfig cfg;
-    private final Template pathTemplate;
     private final Template lineTemplate;
     private final String baseDir;
     private final Clock clock;
@@ -90,15 +90,12 @@ public final class HdfsSink implements Sink {
     private final String partExtension;
     private volatile FileSystem fs;
 
-    private final ByteBuilder pathBuf = new ByteBuilder(256);
-    private final PathKey probe = new PathKey(new byte[0], 0);
     private final String invalidPath;
     private final PathKey invalidKey;
     private final Set<PathKey> refused = new HashSet<>();
     private final LinkedHashMap<PathKey, PartFile> files = new LinkedHashMap<>(16, 0.75f, true);
+    private final RenderedPaths<PartFile> paths;
     private final List<PartFile> dirty = new ArrayList<>();
-    private final ByteBuilder lastPath = new ByteBuilder(256);
-    private PartFile lastFile;
     private long lastSweepNanos;
     private int openStreams;
 
@@ -118,7 +115,7 @@ public final class HdfsSink implements Sink {
 
     public HdfsSink(HdfsSinkConfig cfg, ZoneId zone, Clock clock, MetricGroup metrics) {
         this.cfg = cfg;
-        this.pathTemplate = Template.compile(cfg.path(), zone);
+        this.paths = new RenderedPaths<>(Template.compile(cfg.path(), zone), PathValueEscaper.HDFS, files);
         this.lineTemplate = Template.compile(cfg.template(), zone);
         this.baseDir = new Path(Template.literalDirectory(cfg.path())).toUri().getPath();
         this.invalidPath = (baseDir.equals("/") ? "" : baseDir) + "/" + INVALID_PATH_FILE;
@@ -199,21 +196,11 @@ public final class HdfsSink implements Sink {
     }
 
     private PartFile fileFor(LogEvent event) throws IOException {
-        pathBuf.reset();
-        pathTemplate.render(event, pathBuf, PathValueEscaper.HDFS);
-        PartFile f;
-        if (lastFile != null && lastPath.contentEquals(pathBuf.array(), 0, pathBuf.length())) {
-            f = lastFile;
-        } else {
-            probe.set(pathBuf.array(), pathBuf.length());
-            f = files.get(probe);
-            if (f == null) {
-                f = refused.contains(probe) ? rejected() : added(probe);
-            }
+        PartFile f = paths.find(event);
+        if (f == null) {
+            f = refused.contains(paths.probe()) ? rejected() : added(paths.probe());
             if (!f.key.equals(invalidKey)) { // a refused path is counted for every line, not cached
-                lastPath.reset();
-                lastPath.append(pathBuf.array(), 0, pathBuf.length());
-                lastFile = f;
+                paths.remember(f);
             }
         }
         if (f.out == null || f.broken) {
@@ -224,7 +211,7 @@ public final class HdfsSink implements Sink {
                     throw e; // a sink-wide problem (NameNode away, no permission): retried with backoff
                 }
                 files.remove(f.key); // the path became impossible (e.g. a file now stands for its directory)
-                lastFile = null;
+                paths.forget(f);
                 refuse(f.key);
                 return rejected();
             }
@@ -235,7 +222,7 @@ public final class HdfsSink implements Sink {
     /** A new path: its part opened, then added to the cache; refused when it leaves the base or HDFS refuses it. */
     private PartFile added(PathKey probe) throws IOException {
         PathKey key = probe.copy();
-        String rendered = new String(pathBuf.array(), 0, pathBuf.length(), StandardCharsets.UTF_8);
+        String rendered = paths.rendered();
         if (!inside(rendered)) {
             refuse(key);
             return rejected();
@@ -309,9 +296,7 @@ public final class HdfsSink implements Sink {
             }
             complete(eldest);
             files.remove(eldest.key);
-            if (lastFile == eldest) {
-                lastFile = null;
-            }
+            paths.forget(eldest);
             evicted.inc();
         }
         return f;
@@ -599,9 +584,7 @@ public final class HdfsSink implements Sink {
                     boolean hadPart = f.tmp != null;
                     complete(f);
                     it.remove();
-                    if (lastFile == f) {
-                        lastFile = null;
-                    }
+                    paths.forget(f);
                     if (hadPart) {
                         closedIdle.inc();
                     }
@@ -640,7 +623,6 @@ public final class HdfsSink implements Sink {
             complete(f);
         }
         files.clear();
-        lastFile = null;
         if (fs != null) {
             fs.close();
         }

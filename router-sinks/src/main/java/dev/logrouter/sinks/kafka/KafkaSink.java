@@ -23,12 +23,8 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -115,8 +111,7 @@ public final class KafkaSink implements Sink {
         for (int i = 0; i < headerNames.length; i++) {
             headerTemplates[i] = Template.compile(cfg.headers().get(headerNames[i]), zone);
         }
-        this.deadLetters = new DeadLetterFile(cfg.name(),
-                cfg.deadLetter() != null ? Path.of(cfg.deadLetter()) : DeadLetterFile.defaultPath(cfg.name()), metrics);
+        this.deadLetters = new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics);
         this.sent = metrics.counter("sent", "Records handed to the producer (resends included).");
         this.acked = metrics.counter("acked", "Records the broker acknowledged.");
         this.failed = metrics.counter("failed", "Records whose delivery failed (each is then resent or "
@@ -180,19 +175,15 @@ public final class KafkaSink implements Sink {
         buf.reset();
         valueTemplate.render(event, buf);
         byte[] value = Arrays.copyOf(buf.array(), buf.length());
-        List<Header> headers = null;
-        for (int i = 0; i < headerTemplates.length; i++) {
+        Slot s = slot(count++);
+        s.record = new ProducerRecord<>(topic, null, null, key, value);
+        for (int i = 0; i < headerTemplates.length; i++) { // added to the record's own header list: no list of ours
             buf.reset();
             headerTemplates[i].render(event, buf);
             if (buf.length() > 0) {
-                if (headers == null) {
-                    headers = new ArrayList<>(headerTemplates.length);
-                }
-                headers.add(new RecordHeader(headerNames[i], Arrays.copyOf(buf.array(), buf.length())));
+                s.record.headers().add(headerNames[i], Arrays.copyOf(buf.array(), buf.length()));
             }
         }
-        Slot s = slot(count++);
-        s.record = new ProducerRecord<>(topic, null, null, key, value, headers);
         if (sendFailed) {
             s.sent = false; // the producer just failed a send at once (no metadata, closed): flush sends it
             s.error = null;
@@ -341,11 +332,6 @@ public final class KafkaSink implements Sink {
             }
         }
         return 0;
-    }
-
-    /** The dead-letter file (tests). */
-    Path deadLetterPath() {
-        return deadLetters.path();
     }
 
     /** One record of the current batch and its delivery callback, reused batch after batch. */

@@ -69,7 +69,6 @@ public final class KafkaSource implements Source {
     private Thread thread;
     private volatile boolean stopFetching;
     private volatile boolean closing;
-    private volatile Throwable failure;
     private long lastCommitNanos;
     private volatile int assigned;
     /** The tracker of the partition whose record was published last (see {@link #trackerFor}). */
@@ -119,7 +118,8 @@ public final class KafkaSource implements Source {
                 + "again: duplicates).");
         this.droppedUnpublished = metrics.counter("droppedUnpublished", "Records fetched but not yet published "
                 + "when their partition was taken away or the router stopped (not committed: read again).");
-        this.errors = metrics.counter("errors", "Consumer errors (each printed; the source retries after 1 s).");
+        this.errors = metrics.counter("errors", "Consumer errors (each printed; the source retries after 1 s, except after one that stops "
+                + "its consumer thread).");
         metrics.gauge("assignedPartitions", "Partitions this router reads now.", () -> assigned);
         metrics.gauge("uncommitted", "Records published whose offsets are not committed yet.", this::uncommitted);
     }
@@ -164,14 +164,15 @@ public final class KafkaSource implements Source {
             while (!stopFetching) {
                 try {
                     var records = consumer.poll(Duration.ofMillis(fetched.isEmpty() ? 100 : 5));
-                    assigned = consumer.assignment().size();
+                    var assignment = consumer.assignment();
+                    assigned = assignment.size();
                     records.forEach(fetched::add);
                     publish();
                     if (fetched.isEmpty() && !paused.isEmpty()) {
                         consumer.resume(paused);
                         paused.clear();
-                    } else if (!fetched.isEmpty() && paused.size() < consumer.assignment().size()) {
-                        paused.addAll(consumer.assignment());
+                    } else if (!fetched.isEmpty() && paused.size() < assignment.size()) {
+                        paused.addAll(assignment);
                         consumer.pause(paused);
                     }
                     commitFlushed(false);
@@ -195,7 +196,7 @@ public final class KafkaSource implements Source {
         } catch (WakeupException e) {
             // close() gave up waiting
         } catch (Throwable e) {
-            failure = e;
+            errors.inc();
             System.err.println("logrouter: source " + cfg.name() + ": consumer stopped: " + e);
         } finally {
             fetchingStopped.countDown();
@@ -355,11 +356,6 @@ public final class KafkaSource implements Source {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Why the consumer thread stopped on its own, or null. */
-    public Throwable failure() {
-        return failure;
     }
 
     /** Rebalance callbacks: on the source's thread, inside {@code poll}. */
