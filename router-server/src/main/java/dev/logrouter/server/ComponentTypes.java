@@ -60,6 +60,7 @@ public final class ComponentTypes {
         SINKS.forEach((name, type) -> sections.put("sinks[] type: " + name, type));
         sections.put("patterndb", dev.logrouter.core.config.PatternDbConfig.class);
         sections.put("monitoring.jmx", dev.logrouter.core.config.JmxConfig.class);
+        sections.put("monitoring.jmx.tls", dev.logrouter.core.config.JmxTlsConfig.class);
         return dev.logrouter.core.config.ConfigReference.markdown(sections);
     }
 

@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
  *   run [--config FILE]             start the router (default config/router.yaml, else the embedded default)
  *   check-config [--config FILE]    validate a configuration and exit (0 = valid, 1 = invalid)
  *   config-reference                every option, as Markdown
+ *   stats [--jmx HOST:PORT | --pid PID] [--format table|json|prometheus]   every counter of a running router
  *   pdb match|test|dump ...         the PatternDB tool (pdbtool's commands)
  * </pre>
  *
@@ -46,6 +47,10 @@ public final class Main {
             return 2;
         }
         String command = args[0];
+        if (command.equals("stats")) {
+            return dev.logrouter.server.jmx.StatsCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length),
+                    out, err);
+        }
         if (command.equals("pdb")) {
             return dev.logrouter.patterndb.cli.PdbCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length),
                     out, err);
@@ -84,6 +89,8 @@ public final class Main {
         s.println("usage: java -jar logrouter.jar run [--config FILE]");
         s.println("       java -jar logrouter.jar check-config [--config FILE]");
         s.println("       java -jar logrouter.jar config-reference    (every option, as Markdown)");
+        s.println("       java -jar logrouter.jar stats [--jmx HOST:PORT | --pid PID] [--format table|json|prometheus]");
+        s.println("                 [--user USER [--password-file FILE]] [--tls]   (counters of a running router)");
         s.println("       java -jar logrouter.jar pdb match|test|dump ...   (PatternDB tool, like pdbtool; pdb help)");
         s.println("Default FILE: " + DEFAULT_CONFIG + " if it exists, else the embedded default configuration.");
     }
@@ -107,6 +114,7 @@ public final class Main {
     private static RouterConfig compiled(RouterConfig cfg, String origin) throws ConfigException {
         try {
             ComponentTypes.routes(cfg, new dev.logrouter.core.metrics.MetricRegistry());
+            dev.logrouter.server.jmx.RemoteJmx.check(cfg.monitoring().jmx());
         } catch (IllegalArgumentException e) {
             throw new ConfigException(origin + ": " + e.getMessage(), e);
         }
@@ -163,6 +171,10 @@ public final class Main {
         router.start();
         for (Source s : router.sources()) {
             err.println("logrouter: source " + s.name() + " listening on " + s.boundAddress());
+        }
+        if (router.remoteJmxUrl() != null) {
+            err.println("logrouter: remote JMX on " + router.remoteJmxUrl()
+                    + (cfg.monitoring().jmx().passwordFile() == null ? " (no authentication: loopback only)" : ""));
         }
         err.println("logrouter: running (ring " + cfg.pipeline().ringSize() + ", " + cfg.pipeline().parseWorkers()
                 + " parse workers, " + cfg.sinks().size() + " sink(s)); SIGTERM stops");

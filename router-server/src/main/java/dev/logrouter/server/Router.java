@@ -3,12 +3,14 @@ package dev.logrouter.server;
 import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.config.SinkConfig;
 import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.pipeline.Pipeline;
 import dev.logrouter.core.pipeline.SerialStage;
 import dev.logrouter.core.pipeline.SinkBinding;
+import dev.logrouter.core.pipeline.SinkHandler;
 import dev.logrouter.core.route.RouteEvaluator;
 import dev.logrouter.core.route.Routes;
 import dev.logrouter.core.sink.Clock;
@@ -22,6 +24,7 @@ import dev.logrouter.netty.udp.UdpSource;
 import dev.logrouter.netty.udp.UdpSourceConfig;
 import dev.logrouter.patterndb.stage.CorrelationStage;
 import dev.logrouter.patterndb.stage.PatternDbService;
+import dev.logrouter.server.jmx.RemoteJmx;
 import dev.logrouter.sinks.file.FileSink;
 import dev.logrouter.sinks.file.FileSinkConfig;
 import dev.logrouter.sinks.elasticsearch.ElasticsearchSink;
@@ -33,6 +36,7 @@ import dev.logrouter.sinks.kafka.KafkaSinkConfig;
 import dev.logrouter.sinks.kafka.KafkaSource;
 import dev.logrouter.sinks.kafka.KafkaSourceConfig;
 
+import java.lang.management.ManagementFactory;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,8 +48,11 @@ import java.util.concurrent.TimeUnit;
  * order: every source stops accepting first, then open connections finish and everything read is
  * published, the ring drains, sinks flush and close.
  *
+ * It also publishes the router's health, MBean {@code dev.logrouter:type=Router,name=main} (state, uptime,
+ * {@code resetAllCounters}), and opens remote JMX when {@code monitoring.jmx.port} is set.
+ *
  * <p>Threads: {@link #start()} and {@link #stop()} are called by the main thread or the signal
- * handler; {@link #stop()} is idempotent.
+ * handler; {@link #stop()} is idempotent. {@link #state()} is read by JMX threads.
  */
 public final class Router {
 
@@ -59,6 +66,10 @@ public final class Router {
     private final List<Source> sources = new ArrayList<>();
     private boolean started;
     private boolean stopped;
+    /** STARTING, RUNNING or STOPPING (DEGRADED is derived from the sinks when read). */
+    private volatile String phase = "STARTING";
+    private volatile long startMillis;
+    private RemoteJmx remoteJmx;
 
     public Router(RouterConfig cfg) {
         this.cfg = cfg;
@@ -89,6 +100,40 @@ public final class Router {
             // the parse workers set each event's sinks from the routes; sources publish with none
             sources.add(createSource(cfg.sources().get(i), i, 0L));
         }
+        MetricGroup health = metrics.group("Router", "main");
+        health.text("state", "STARTING, RUNNING, DEGRADED (a sink is retrying after a failure: see degradedBy), or "
+                + "STOPPING.", this::state);
+        health.text("degradedBy", "The sinks retrying now and their last error, empty when none.", this::degradedBy);
+        health.gauge("uptimeSeconds", "Seconds since the router started (0 before).",
+                () -> startMillis == 0 ? 0 : (System.currentTimeMillis() - startMillis) / 1000);
+        health.gauge("startTime", "When the router started, in milliseconds since the epoch (0 before).",
+                () -> startMillis);
+        health.operation("resetAllCounters", "Makes every counter of every logrouter MBean count from zero again "
+                + "(like syslog-ng-ctl stats --reset); gauges and texts are current values and stay.",
+                () -> "reset " + metrics.resetCounters() + " counters");
+    }
+
+    /** STARTING, RUNNING, DEGRADED or STOPPING. Any thread. */
+    public String state() {
+        String p = phase;
+        if (p.equals("RUNNING")) {
+            for (SinkHandler h : pipeline.sinkHandlers()) {
+                if (h.retrying()) {
+                    return "DEGRADED";
+                }
+            }
+        }
+        return p;
+    }
+
+    private String degradedBy() {
+        StringBuilder b = new StringBuilder();
+        for (SinkHandler h : pipeline.sinkHandlers()) {
+            if (h.retrying()) {
+                b.append(b.isEmpty() ? "" : "; ").append("sink ").append(h.name()).append(": ").append(h.lastError());
+            }
+        }
+        return b.toString();
     }
 
     private Sink createSink(SinkConfig sc, ZoneId zone) {
@@ -123,9 +168,22 @@ public final class Router {
         throw new IllegalArgumentException("unsupported source type " + sc.getClass().getSimpleName());
     }
 
+    /**
+     * Registers the MBeans (state STARTING) and opens remote JMX when configured, then starts sinks and
+     * stages, then sources (state RUNNING).
+     */
     public synchronized void start() throws Exception {
-        pipeline.start();
         metrics.registerJmx();
+        if (cfg.monitoring().jmx().remote()) {
+            try {
+                remoteJmx = RemoteJmx.start(cfg.monitoring().jmx(), ManagementFactory.getPlatformMBeanServer());
+            } catch (Exception e) {
+                metrics.unregisterJmx();
+                throw new java.io.IOException("remote JMX on " + cfg.monitoring().jmx().bind() + ":"
+                        + cfg.monitoring().jmx().port() + ": " + e.getMessage(), e);
+            }
+        }
+        pipeline.start();
         started = true;
         try {
             for (Source s : sources) {
@@ -135,6 +193,13 @@ public final class Router {
             stop();
             throw e;
         }
+        startMillis = System.currentTimeMillis();
+        phase = "RUNNING";
+    }
+
+    /** The remote JMX URL, or null when remote JMX is off. */
+    public synchronized String remoteJmxUrl() {
+        return remoteJmx == null ? null : remoteJmx.url().toString();
     }
 
     /**
@@ -143,9 +208,11 @@ public final class Router {
     public synchronized boolean stop() throws InterruptedException {
         if (stopped || !started) {
             stopped = true;
+            closeJmx();
             return true;
         }
         stopped = true;
+        phase = "STOPPING";
         boolean clean = true;
         for (Source s : sources) {
             s.stopAccepting();
@@ -164,8 +231,16 @@ public final class Router {
             }
         }
         transport.close();
-        metrics.unregisterJmx();
+        closeJmx();
         return clean;
+    }
+
+    private void closeJmx() {
+        if (remoteJmx != null) {
+            remoteJmx.close();
+            remoteJmx = null;
+        }
+        metrics.unregisterJmx();
     }
 
     public MetricRegistry metrics() {

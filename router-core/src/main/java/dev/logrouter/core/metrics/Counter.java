@@ -4,13 +4,16 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A monotonically increasing count, striped ({@link LongAdder}) so that several event-loop or worker
- * threads can add to it without contention or locks.
+ * threads can add to it without contention or locks. An operator's reset (JMX {@code resetCounters}) does not
+ * touch the adder: it moves a baseline, so that {@link #get()} counts from the reset while {@link #total()}, which
+ * the router's own logic reads, keeps counting from the start.
  *
- * <p>Threads: any thread adds; any thread (JMX) reads.
+ * <p>Threads: any thread adds; any thread (JMX) reads and resets.
  */
 public final class Counter {
 
     private final LongAdder adder = new LongAdder();
+    private volatile long baseline;
 
     public void inc() {
         adder.increment();
@@ -20,7 +23,18 @@ public final class Counter {
         adder.add(n);
     }
 
+    /** The count since the start or the last {@link #reset()}: what JMX and the stats command show. */
     public long get() {
+        return adder.sum() - baseline;
+    }
+
+    /** The count since the start, never reset: for logic that subtracts counters from each other. */
+    public long total() {
         return adder.sum();
+    }
+
+    /** Makes {@link #get()} count from now on. Adds racing with the reset land on either side of it. */
+    void reset() {
+        baseline = adder.sum();
     }
 }

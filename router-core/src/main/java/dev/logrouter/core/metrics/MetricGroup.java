@@ -21,9 +21,14 @@ public final class MetricGroup {
     private final List<Metric> metrics = new ArrayList<>();
     private final Map<String, Counter> counters = new HashMap<>();
     private final List<Operation> operations = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Text> texts = new ArrayList<>();
 
     /** A JMX operation without parameters that returns a text for the operator. */
     public record Operation(String name, String description, java.util.function.Supplier<String> action) {
+    }
+
+    /** A text attribute: a state name, the last error; read on JMX threads, so {@code value} must be thread-safe. */
+    public record Text(String name, String description, java.util.function.Supplier<String> value) {
     }
 
     public MetricGroup(String type, String name) {
@@ -54,8 +59,26 @@ public final class MetricGroup {
     }
 
     /** Declares a gauge read from {@code value}. */
-    public void gauge(String metricName, String description, LongSupplier value) {
+    public synchronized void gauge(String metricName, String description, LongSupplier value) {
         metrics.add(new Metric(metricName, description, false, value));
+    }
+
+    /** Declares a text attribute (a state, the last error); {@code value} must be cheap and thread-safe. */
+    public synchronized void text(String attributeName, String description, java.util.function.Supplier<String> value) {
+        texts.add(new Text(attributeName, description, value));
+    }
+
+    public synchronized List<Text> texts() {
+        return List.copyOf(texts);
+    }
+
+    /**
+     * Makes every counter of this group count from zero again (gauges and text attributes show current
+     * values and are not touched); returns how many counters were reset. Any thread.
+     */
+    public synchronized int resetCounters() {
+        counters.values().forEach(Counter::reset);
+        return counters.size();
     }
 
     /**
@@ -70,13 +93,13 @@ public final class MetricGroup {
         return Collections.unmodifiableList(operations);
     }
 
-    public List<Metric> metrics() {
-        return Collections.unmodifiableList(metrics);
+    public synchronized List<Metric> metrics() {
+        return List.copyOf(metrics);
     }
 
     /** Cold path: the current value of a metric by name (tests, the stats command). */
     public long value(String metricName) {
-        for (Metric m : metrics) {
+        for (Metric m : metrics()) {
             if (m.name().equals(metricName)) {
                 return m.value().getAsLong();
             }

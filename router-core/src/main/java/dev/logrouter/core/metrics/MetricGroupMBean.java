@@ -1,21 +1,32 @@
 package dev.logrouter.core.metrics;
 
+import java.util.ArrayList;
+import java.util.List;
 import javax.management.Attribute;
 import javax.management.AttributeList;
 import javax.management.AttributeNotFoundException;
 import javax.management.DynamicMBean;
+import javax.management.ImmutableDescriptor;
 import javax.management.MBeanAttributeInfo;
-import javax.management.MBeanInfo;
 import javax.management.MBeanException;
+import javax.management.MBeanInfo;
 import javax.management.MBeanOperationInfo;
+import javax.management.MBeanParameterInfo;
+import javax.management.ReflectionException;
 
 /**
- * Read-only JMX view of a {@link MetricGroup}: one {@code long} attribute per metric, with the metric's
- * description.
+ * JMX view of a {@link MetricGroup}: one read-only {@code long} attribute per metric and one {@code String}
+ * attribute per text, each with its description; the group's operations plus {@value #RESET}, which every
+ * group with counters has. Each attribute's descriptor carries {@value #METRIC_TYPE} ({@code counter},
+ * {@code gauge} or {@code text}), which the {@code stats} command uses to type its Prometheus output.
  *
- * <p>Threads: called by JMX threads; reads are lock-free.
+ * <p>Threads: called by JMX threads; attribute reads are lock-free on the component's side.
  */
 final class MetricGroupMBean implements DynamicMBean {
+
+    /** Descriptor field with the kind of an attribute: counter, gauge or text. */
+    static final String METRIC_TYPE = "metricType";
+    static final String RESET = "resetCounters";
 
     private final MetricGroup group;
 
@@ -30,12 +41,18 @@ final class MetricGroupMBean implements DynamicMBean {
                 return m.value().getAsLong();
             }
         }
+        for (MetricGroup.Text t : group.texts()) {
+            if (t.name().equals(attribute)) {
+                String v = t.value().get();
+                return v == null ? "" : v;
+            }
+        }
         throw new AttributeNotFoundException(attribute);
     }
 
     @Override
-    public void setAttribute(Attribute attribute) {
-        throw new UnsupportedOperationException("metrics are read-only");
+    public void setAttribute(Attribute attribute) throws AttributeNotFoundException {
+        throw new AttributeNotFoundException("metrics are read-only: " + attribute.getName());
     }
 
     @Override
@@ -57,9 +74,16 @@ final class MetricGroupMBean implements DynamicMBean {
     }
 
     @Override
-    public Object invoke(String actionName, Object[] params, String[] signature) throws MBeanException {
+    public Object invoke(String actionName, Object[] params, String[] signature)
+            throws MBeanException, ReflectionException {
+        if (params != null && params.length > 0) {
+            throw new ReflectionException(new NoSuchMethodException(actionName + " takes no parameters"));
+        }
+        if (actionName.equals(RESET) && hasCounters()) {
+            return "reset " + group.resetCounters() + " counters of " + group.type() + " " + group.name();
+        }
         for (MetricGroup.Operation op : group.operations()) {
-            if (op.name().equals(actionName) && (params == null || params.length == 0)) {
+            if (op.name().equals(actionName)) {
                 try {
                     return op.action().get();
                 } catch (RuntimeException e) {
@@ -68,20 +92,37 @@ final class MetricGroupMBean implements DynamicMBean {
                 }
             }
         }
-        throw new UnsupportedOperationException("no operation " + actionName + " on " + group.type() + "/"
-                + group.name());
+        throw new ReflectionException(new NoSuchMethodException("no operation " + actionName + " on "
+                + group.type() + " " + group.name()));
+    }
+
+    private boolean hasCounters() {
+        return group.metrics().stream().anyMatch(Metric::counter);
     }
 
     @Override
     public MBeanInfo getMBeanInfo() {
-        MBeanAttributeInfo[] attrs = group.metrics().stream()
-                .map(m -> new MBeanAttributeInfo(m.name(), "long",
-                        (m.counter() ? "[counter] " : "[gauge] ") + m.description(), true, false, false))
-                .toArray(MBeanAttributeInfo[]::new);
-        return new MBeanInfo(MetricGroup.class.getName(), group.type() + " " + group.name(), attrs, null,
-                group.operations().stream()
-                        .map(op -> new MBeanOperationInfo(op.name(), op.description(),
-                                new javax.management.MBeanParameterInfo[0], "java.lang.String", MBeanOperationInfo.ACTION))
-                        .toArray(MBeanOperationInfo[]::new), null);
+        List<MBeanAttributeInfo> attrs = new ArrayList<>();
+        for (Metric m : group.metrics()) {
+            String kind = m.counter() ? "counter" : "gauge";
+            attrs.add(new MBeanAttributeInfo(m.name(), "long", m.description(), true, false, false,
+                    new ImmutableDescriptor(METRIC_TYPE + "=" + kind)));
+        }
+        for (MetricGroup.Text t : group.texts()) {
+            attrs.add(new MBeanAttributeInfo(t.name(), "java.lang.String", t.description(), true, false, false,
+                    new ImmutableDescriptor(METRIC_TYPE + "=text")));
+        }
+        List<MBeanOperationInfo> ops = new ArrayList<>();
+        if (hasCounters()) {
+            ops.add(new MBeanOperationInfo(RESET, "Makes every counter of this MBean count from zero again "
+                    + "(gauges and texts are current values and stay).", new MBeanParameterInfo[0],
+                    "java.lang.String", MBeanOperationInfo.ACTION));
+        }
+        for (MetricGroup.Operation op : group.operations()) {
+            ops.add(new MBeanOperationInfo(op.name(), op.description(), new MBeanParameterInfo[0],
+                    "java.lang.String", MBeanOperationInfo.ACTION));
+        }
+        return new MBeanInfo(MetricGroup.class.getName(), group.type() + " " + group.name(),
+                attrs.toArray(MBeanAttributeInfo[]::new), null, ops.toArray(MBeanOperationInfo[]::new), null);
     }
 }

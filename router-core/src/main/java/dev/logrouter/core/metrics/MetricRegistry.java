@@ -10,7 +10,7 @@ import javax.management.ObjectName;
 
 /**
  * All metric groups of one router, and their registration as MBeans under the domain
- * {@value #DOMAIN} on the platform MBean server.
+ * {@value #DOMAIN} on the platform MBean server (where local attach and the remote connector find them).
  *
  * <p>Threads: groups are added while the router is assembled (one thread); JMX reads from any thread.
  */
@@ -44,6 +44,15 @@ public final class MetricRegistry {
             }
         }
         throw new IllegalArgumentException("no metrics for " + type + "/" + name);
+    }
+
+    /** Resets the counters of every group (JMX {@code resetAllCounters}); returns how many. Any thread. */
+    public int resetCounters() {
+        int n = 0;
+        for (MetricGroup g : groups()) {
+            n += g.resetCounters();
+        }
+        return n;
     }
 
     public static ObjectName objectName(String type, String name) throws JMException {

@@ -9,6 +9,7 @@ import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -20,12 +21,14 @@ import java.util.concurrent.locks.LockSupport;
  * closed on this same thread.
  *
  * <p>Threads: runs on its own thread, {@code sink-<name>}; {@link #abort()} may be called from any
- * thread to give up retrying during a forced stop.
+ * thread to give up retrying during a forced stop, and the JMX {@code flush} operation from a JMX thread asks
+ * this thread to flush at its next batch end or idle tick.
  */
 public final class SinkHandler implements EventHandler<LogEvent> {
 
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private static final long FLUSH_REQUEST_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final String name;
     private final long bit;
@@ -53,6 +56,10 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     private boolean gaveUp;
     private volatile int state;
     private volatile String lastError = "";
+    /** Operator flushes asked for (JMX {@code flush}, any thread) and how many this thread has served. */
+    private final AtomicLong flushRequests = new AtomicLong();
+    private volatile long flushesServed;
+    private volatile int lastRequestedFlushEvents;
 
     /**
      * @param index the sink's number in config order: its bit in {@link LogEvent#sinkMask()}
@@ -73,6 +80,10 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         metrics.gauge("averageBatchSize", "written / batches.",
                 () -> batches.get() == 0 ? 0 : written.get() / batches.get());
         metrics.gauge("state", "0 = running, 1 = retrying after a failure, 2 = stopped.", () -> state);
+        metrics.text("lastError", "The last failure of this sink (operation: exception), empty when none; it "
+                + "stays after the sink recovers (state says whether it is retrying now).", () -> lastError);
+        metrics.operation("flush", "Writes this sink's pending batch out now, on the sink's own thread, and waits "
+                + "up to 10 s for it.", this::requestFlush);
     }
 
     public String name() {
@@ -82,6 +93,45 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     /** The message of the last failure, or empty. */
     public String lastError() {
         return lastError;
+    }
+
+    /** True while a failed append, flush or housekeeping call is being retried. Any thread. */
+    public boolean retrying() {
+        return state == 1;
+    }
+
+    /**
+     * The JMX {@code flush} operation: asks the sink thread to flush its pending batch at its next batch end or
+     * idle tick, and waits for that up to 10 s. Any thread but the sink's own.
+     */
+    String requestFlush() {
+        if (state == 2) {
+            return "sink " + name + " is stopped";
+        }
+        long ticket = flushRequests.incrementAndGet();
+        long deadline = System.nanoTime() + FLUSH_REQUEST_WAIT_NANOS;
+        while (flushesServed < ticket) {
+            if (System.nanoTime() - deadline > 0) {
+                return "sink " + name + ": flush requested, not done within 10 s: " + (state == 1
+                        ? "the sink is retrying after '" + lastError + "'"
+                        : "without idle ticks (wait-strategy yielding or busy-spin) it flushes with the next message");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return "sink " + name + ": flushed (" + lastRequestedFlushEvents + " events were pending)";
+    }
+
+    /** On this sink's thread, at a batch end or idle tick: serves operator flush requests (one volatile read). */
+    private void serveFlushRequests() {
+        long requested = flushRequests.get();
+        if (requested != flushesServed) {
+            int n = pendingEvents;
+            if (n > 0) {
+                flush();
+            }
+            lastRequestedFlushEvents = n;
+            flushesServed = requested;
+        }
     }
 
     /** Gives up any retry in progress (forced stop). */
@@ -120,9 +170,12 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 endOfBatch)) {
             flush();
         }
-        settleHandled();
         if (endOfBatch) {
+            serveFlushRequests();
+            settleHandled();
             durable = settled; // one volatile store per Disruptor batch, not per event
+        } else {
+            settleHandled();
         }
     }
 
@@ -150,6 +203,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 false)) {
             flush();
         }
+        serveFlushRequests();
         settleHandled();
         durable = settled;
         retrying(Op.TICK, null);
@@ -165,6 +219,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
             durable = settled;
             retrying(Op.CLOSE, null);
         } finally {
+            flushesServed = flushRequests.get(); // a waiting operator learns the sink stopped (its batch flushed above)
             if (pendingEvents > 0) {
                 lost.add(pendingEvents);
             }

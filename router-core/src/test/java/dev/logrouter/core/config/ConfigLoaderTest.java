@@ -58,7 +58,7 @@ class ConfigLoaderTest {
         assertThat(p.waitStrategy()).isEqualTo(PipelineConfig.WaitStrategyName.backoff);
         assertThat(p.ioThreads()).isEqualTo(1);
         assertThat(p.timeZone()).isEmpty();
-        assertThat(cfg.monitoring().jmx()).isEqualTo(new JmxConfig(0, "127.0.0.1"));
+        assertThat(cfg.monitoring().jmx()).isEqualTo(new JmxConfig(0, "127.0.0.1", null, null, null));
         assertThat(cfg.routes()).isEmpty();
 
         assertThat(cfg.sources()).containsExactly(new TestTcpSourceConfig("in", 514, new ByteSize(65536),

@@ -122,8 +122,8 @@ public final class KafkaSink implements Sink {
                 + "a failure that left them unusable.");
         metrics.gauge("inFlight", "Records sent and not yet acknowledged or failed (sent - acked - failed).",
                 () -> {
-                    long done = acked.get() + failed.get(); // read first: a send is counted before its callback
-                    return sent.get() - done;
+                    long done = acked.total() + failed.total(); // read first: a send is counted before its callback
+                    return sent.total() - done;
                 });
         metrics.gauge("producerRetries", "Retries the producer made by itself (record-retry-total).",
                 () -> (long) producerMetric("record-retry-total"));

@@ -1,0 +1,91 @@
+package dev.logrouter.server.jmx;
+
+import dev.logrouter.core.metrics.MetricRegistry;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import javax.management.Attribute;
+import javax.management.JMException;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanInfo;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+
+/**
+ * One reading of every logrouter MBean ({@code dev.logrouter:*}) over a JMX connection: for each MBean its type,
+ * name, and attributes in declaration order with their kind (counter, gauge, text) and description.
+ * It reads MBeanInfo and values only, so it needs none of the router's classes on the other side.
+ *
+ * <p>Threads: built and read by one thread (the stats command).
+ *
+ * @param beans sorted in data-flow order: Router, Source, Ring, Stage, Routes, Route, Parser, PatternDb, Sink
+ */
+public record Stats(List<Bean> beans) {
+
+    /** The data-flow order of MBean types; unknown types sort after these, by name. */
+    private static final List<String> TYPE_ORDER = List.of("Router", "Source", "Ring", "Stage", "Routes", "Route",
+            "Parser", "PatternDb", "Sink");
+
+    /** One MBean. */
+    public record Bean(String type, String name, List<Attr> attributes) {
+    }
+
+    /**
+     * One attribute.
+     *
+     * @param kind  {@code counter}, {@code gauge} or {@code text}
+     * @param value a Long for counters and gauges, a String for texts
+     */
+    public record Attr(String name, String kind, String description, Object value) {
+    }
+
+    /** Reads every logrouter MBean; throws IOException when the connection fails. */
+    public static Stats read(MBeanServerConnection c) throws IOException, JMException {
+        List<Bean> beans = new ArrayList<>();
+        for (ObjectName on : c.queryNames(new ObjectName(MetricRegistry.DOMAIN + ":*"), null)) {
+            MBeanInfo info = c.getMBeanInfo(on);
+            MBeanAttributeInfo[] declared = info.getAttributes();
+            String[] names = new String[declared.length];
+            for (int i = 0; i < declared.length; i++) {
+                names[i] = declared[i].getName();
+            }
+            Map<String, Object> values = new java.util.HashMap<>();
+            for (Attribute a : c.getAttributes(on, names).asList()) {
+                values.put(a.getName(), a.getValue());
+            }
+            List<Attr> attrs = new ArrayList<>();
+            for (MBeanAttributeInfo a : declared) {
+                if (!values.containsKey(a.getName())) {
+                    continue; // gone between the two calls
+                }
+                Object kind = a.getDescriptor().getFieldValue("metricType");
+                String k = kind != null ? kind.toString() : a.getType().equals("java.lang.String") ? "text" : "gauge";
+                attrs.add(new Attr(a.getName(), k, a.getDescription(), values.get(a.getName())));
+            }
+            beans.add(new Bean(String.valueOf(on.getKeyProperty("type")), String.valueOf(on.getKeyProperty("name")),
+                    List.copyOf(attrs)));
+        }
+        beans.sort(Comparator.comparingInt((Bean b) -> {
+            int i = TYPE_ORDER.indexOf(b.type());
+            return i < 0 ? TYPE_ORDER.size() : i;
+        }).thenComparing(Bean::type).thenComparing(Bean::name));
+        return new Stats(List.copyOf(beans));
+    }
+
+    /** The value of one attribute (tests, the health check); throws when there is no such attribute. */
+    public Object value(String type, String name, String attribute) {
+        for (Bean b : beans) {
+            if (b.type().equals(type) && b.name().equals(name)) {
+                for (Attr a : b.attributes()) {
+                    if (a.name().equals(attribute)) {
+                        return a.value();
+                    }
+                }
+            }
+        }
+        throw new IllegalArgumentException("no attribute " + attribute + " on " + type + " " + name);
+    }
+}

@@ -1,0 +1,220 @@
+package dev.logrouter.server.jmx;
+
+import com.sun.tools.attach.VirtualMachine;
+import com.sun.tools.attach.VirtualMachineDescriptor;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+import javax.management.JMException;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import javax.rmi.ssl.SslRMIClientSocketFactory;
+
+/**
+ * {@code logrouter stats}: the {@code syslog-ng-ctl stats} of logrouter. It connects to a running router over JMX
+ * (remote with {@code --jmx HOST:PORT}, or by local attach to {@code --pid PID}, or to the one local router
+ * it finds), reads every logrouter MBean and prints them as a table, JSON or Prometheus text.
+ *
+ * <pre>
+ *   stats [--jmx HOST:PORT | --pid PID] [--format table|json|prometheus]
+ *         [--user USER [--password-file FILE]] [--tls]
+ * </pre>
+ *
+ * The password is read from {@code --password-file} (its first line) or the environment variable
+ * {@code LOGROUTER_JMX_PASSWORD}, never from the command line (which other users can see). {@code --tls}
+ * speaks TLS to the registry and the connector; the trust store is the JVM's
+ * ({@code -Djavax.net.ssl.trustStore=…}). Exit status: 0 printed, 1 router unreachable or not a router,
+ * 2 bad arguments.
+ *
+ * <p>Threads: the main thread; one helper thread bounds the connection time.
+ */
+public final class StatsCommand {
+
+    /** How long connecting may take before the router counts as unreachable. */
+    static final long CONNECT_TIMEOUT_SECONDS = 15;
+    private static final Pattern ROUTER_COMMAND = Pattern.compile(
+            "(logrouter\\.jar|dev\\.logrouter\\.server\\.Main)\\s+run(\\s.*)?");
+
+    private StatsCommand() {
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        String jmx = null;
+        String pid = null;
+        String user = null;
+        String passwordFile = null;
+        boolean tls = false;
+        StatsFormat format = StatsFormat.TABLE;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--jmx" -> jmx = value(args, ++i);
+                    case "--pid" -> pid = value(args, ++i);
+                    case "--format" -> format = StatsFormat.parse(value(args, ++i));
+                    case "--user" -> user = value(args, ++i);
+                    case "--password-file" -> passwordFile = value(args, ++i);
+                    case "--tls" -> tls = true;
+                    default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
+                }
+            }
+            if (jmx != null && pid != null) {
+                throw new IllegalArgumentException("--jmx and --pid exclude each other");
+            }
+            if (jmx == null && (user != null || tls)) {
+                throw new IllegalArgumentException("--user and --tls apply to --jmx only");
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("logrouter stats: " + e.getMessage());
+            err.println("usage: logrouter.jar stats [--jmx HOST:PORT | --pid PID] [--format table|json|prometheus] "
+                    + "[--user USER [--password-file FILE]] [--tls]");
+            return 2;
+        }
+        String target = jmx != null ? jmx : pid != null ? "pid " + pid : "the local router";
+        Stats stats;
+        try {
+            String password = null;
+            if (user != null) {
+                password = passwordFile != null
+                        ? Files.readAllLines(Path.of(passwordFile), StandardCharsets.UTF_8).stream().findFirst().orElse("")
+                        : System.getenv("LOGROUTER_JMX_PASSWORD");
+                if (password == null) {
+                    err.println("logrouter stats: --user needs --password-file FILE or LOGROUTER_JMX_PASSWORD");
+                    return 2;
+                }
+            }
+            JMXServiceURL url = jmx != null ? remoteUrl(jmx) : localUrl(pid);
+            stats = read(url, user, password, tls);
+        } catch (IOException | JMException | IllegalArgumentException | IllegalStateException e) {
+            err.println("logrouter stats: cannot read " + target + ": " + message(e));
+            return 1;
+        }
+        if (stats.beans().isEmpty()) {
+            err.println("logrouter stats: " + target + " has no logrouter MBeans (not a running router?)");
+            return 1;
+        }
+        out.print(format.render(stats));
+        out.flush();
+        return 0;
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    static JMXServiceURL remoteUrl(String hostPort) throws IOException {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0 || colon == hostPort.length() - 1) {
+            throw new IllegalArgumentException("--jmx wants HOST:PORT, not '" + hostPort + "'");
+        }
+        return new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + hostPort + "/jmxrmi");
+    }
+
+    /** The local connector address of a JVM by pid, starting its local management agent if needed. */
+    static JMXServiceURL localUrl(String pid) throws IOException {
+        if (pid == null) {
+            pid = findLocalRouter();
+        }
+        try {
+            VirtualMachine vm = VirtualMachine.attach(pid);
+            try {
+                return new JMXServiceURL(vm.startLocalManagementAgent());
+            } finally {
+                vm.detach();
+            }
+        } catch (com.sun.tools.attach.AttachNotSupportedException e) {
+            throw new IOException("cannot attach to pid " + pid + " (is it a JVM running as this user?): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The pid of the one local JVM running {@code logrouter.jar run}; throws when there are none or several. */
+    private static String findLocalRouter() throws IOException {
+        String self = Long.toString(ProcessHandle.current().pid());
+        List<VirtualMachineDescriptor> routers = VirtualMachine.list().stream()
+                .filter(d -> !d.id().equals(self))
+                .filter(d -> ROUTER_COMMAND.matcher(d.displayName()).find())
+                .toList();
+        if (routers.isEmpty()) {
+            throw new IOException("no local logrouter process of this user found; give --pid PID or --jmx HOST:PORT");
+        }
+        if (routers.size() > 1) {
+            StringBuilder b = new StringBuilder("several local logrouter processes; give --pid:");
+            routers.forEach(d -> b.append(' ').append(d.id()).append(" (").append(d.displayName()).append(')'));
+            throw new IOException(b.toString());
+        }
+        return routers.get(0).id();
+    }
+
+    /** Connects (bounded by {@link #CONNECT_TIMEOUT_SECONDS}), reads every logrouter MBean, disconnects. */
+    static Stats read(JMXServiceURL url, String user, String password, boolean tls) throws IOException, JMException {
+        Map<String, Object> env = new HashMap<>();
+        if (user != null) {
+            env.put(JMXConnector.CREDENTIALS, new String[] {user, password});
+        }
+        if (tls) {
+            env.put("com.sun.jndi.rmi.factory.socket", new SslRMIClientSocketFactory());
+        }
+        ExecutorService connecting = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "stats-connect");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Future<JMXConnector> f = connecting.submit(() -> JMXConnectorFactory.connect(url, env));
+            JMXConnector connector;
+            try {
+                connector = f.get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                f.cancel(true);
+                throw new IOException("no answer within " + CONNECT_TIMEOUT_SECONDS + " s from " + url);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                if (e.getCause() instanceof SecurityException se) {
+                    throw new IOException("refused: " + se.getMessage(), se);
+                }
+                throw new IOException(String.valueOf(e.getCause()), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted");
+            }
+            try (connector) {
+                return Stats.read(connector.getMBeanServerConnection());
+            }
+        } finally {
+            connecting.shutdownNow();
+        }
+    }
+
+    /** The innermost useful message of a connection failure ("Connection refused to host: …"). */
+    private static String message(Throwable e) {
+        Throwable t = e;
+        String m = String.valueOf(e.getMessage());
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+            if (t.getMessage() != null) {
+                m = t.getMessage();
+            }
+        }
+        return m + (t instanceof java.net.ConnectException || t instanceof java.rmi.ConnectException
+                ? " (is the router running, with monitoring.jmx.port set?)" : "");
+    }
+}
