@@ -30,22 +30,18 @@ public record JmxConfig(
                 + "is plaintext: passwords cross the network in the clear.", defaultValue = Option.NONE)
         JmxTlsConfig tls) {
 
+    /** Checks the options; null means "not given yet" (the loader builds records once before filling defaults). */
     public JmxConfig {
-        if (port == null) {
-            port = 0;
+        int p = port == null ? 0 : port;
+        if (p < 0 || p > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535, not " + p);
         }
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port must be 0..65535, not " + port);
-        }
-        if (bind == null || bind.isBlank()) {
-            bind = "127.0.0.1";
-        }
-        if (port > 0 && passwordFile == null && !isLoopback(bind)) {
-            throw new IllegalArgumentException("refusing unauthenticated remote JMX on " + bind + ":" + port
+        if (p > 0 && passwordFile == null && bind != null && !isLoopback(bind)) {
+            throw new IllegalArgumentException("refusing unauthenticated remote JMX on " + bind + ":" + p
                     + ": " + bind + " is not a loopback address, so anyone who reaches the port could read every "
                     + "counter and invoke reset, flush and reload; set password-file (and tls), or bind: 127.0.0.1");
         }
-        if (port == 0 && (passwordFile != null || accessFile != null || tls != null)) {
+        if (port != null && p == 0 && (passwordFile != null || accessFile != null || tls != null)) {
             throw new IllegalArgumentException("password-file, access-file and tls apply to remote JMX only: "
                     + "set port > 0, or leave them out");
         }
@@ -56,7 +52,7 @@ public record JmxConfig(
 
     /** True when remote JMX is configured. */
     public boolean remote() {
-        return port > 0;
+        return port != null && port > 0;
     }
 
     private static boolean isLoopback(String address) {

@@ -26,18 +26,21 @@ public record JmxTlsConfig(
         @Option(doc = "TLS protocol versions allowed.", defaultValue = "[TLSv1.3, TLSv1.2]")
         List<String> protocols) {
 
+    /** Checks the options; null means "not given yet" (the loader builds records once before filling defaults). */
     public JmxTlsConfig {
-        if (!"PKCS12".equalsIgnoreCase(keystoreType) && !"JKS".equalsIgnoreCase(keystoreType)) {
+        if (keystoreType != null && !"PKCS12".equalsIgnoreCase(keystoreType) && !"JKS".equalsIgnoreCase(keystoreType)) {
             throw new IllegalArgumentException("keystore-type must be PKCS12 or JKS, not " + keystoreType);
         }
         if (Boolean.TRUE.equals(clientAuth) && truststore == null) {
             throw new IllegalArgumentException("client-auth needs truststore");
         }
-        for (String p : protocols) {
-            if (!p.equals("TLSv1.3") && !p.equals("TLSv1.2")) {
-                throw new IllegalArgumentException("protocols: only TLSv1.2 and TLSv1.3 are allowed, not " + p);
+        if (protocols != null) {
+            for (String p : protocols) {
+                if (!"TLSv1.3".equals(p) && !"TLSv1.2".equals(p)) {
+                    throw new IllegalArgumentException("protocols: only TLSv1.2 and TLSv1.3 are allowed, not " + p);
+                }
             }
+            protocols = List.copyOf(protocols);
         }
-        protocols = List.copyOf(protocols);
     }
 }

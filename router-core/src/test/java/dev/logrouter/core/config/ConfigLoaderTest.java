@@ -198,8 +198,31 @@ class ConfigLoaderTest {
         assertThat(failure("pipeline:", "  parse-workers: 0", MINIMAL)).contains("parse-workers must be 1..64, got 0");
         assertThat(failure("pipeline:", "  time-zone: Mars/Olympus", MINIMAL))
                 .contains("unknown time-zone 'Mars/Olympus'");
-        assertThat(failure("monitoring:", "  jmx:", "    port: 9999", MINIMAL))
-                .contains("monitoring.jmx").contains("remote JMX (port > 0) is not supported yet");
+    }
+
+    @Test
+    void remoteJmxWithoutAuthenticationOnlyOnLoopback() throws Exception {
+        assertThat(failure("monitoring:", "  jmx:", "    port: 9999", "    bind: 0.0.0.0", MINIMAL))
+                .contains("monitoring.jmx")
+                .contains("refusing unauthenticated remote JMX on 0.0.0.0:9999: 0.0.0.0 is not a loopback address")
+                .contains("set password-file (and tls), or bind: 127.0.0.1");
+        assertThat(failure("monitoring:", "  jmx:", "    port: 70000", MINIMAL)).contains("port must be 0..65535");
+        assertThat(failure("monitoring:", "  jmx:", "    password-file: /etc/jmx.password", MINIMAL))
+                .contains("apply to remote JMX only");
+        assertThat(failure("monitoring:", "  jmx:", "    port: 9999", "    access-file: /etc/jmx.access", MINIMAL))
+                .contains("access-file needs password-file");
+        assertThat(failure("monitoring:", "  jmx:", "    port: 9999", "    tls:", "      keystore: k.p12", MINIMAL))
+                .contains("keystore-password");
+        assertThat(failure("monitoring:", "  jmx:", "    port: 9999", "    tls: {keystore: k.p12, keystore-password: x,"
+                + " protocols: [TLSv1.1]}", MINIMAL)).contains("only TLSv1.2 and TLSv1.3 are allowed, not TLSv1.1");
+
+        JmxConfig loopback = load("monitoring:", "  jmx:", "    port: 9999", MINIMAL).monitoring().jmx();
+        assertThat(loopback).isEqualTo(new JmxConfig(9999, "127.0.0.1", null, null, null));
+        JmxConfig open = load("monitoring:", "  jmx:", "    port: 9999", "    bind: 0.0.0.0",
+                "    password-file: /etc/jmx.password", "    tls: {keystore: k.p12, keystore-password: x}", MINIMAL)
+                .monitoring().jmx();
+        assertThat(open.tls()).isEqualTo(new JmxTlsConfig("k.p12", "x", "PKCS12", false, null, null,
+                List.of("TLSv1.3", "TLSv1.2")));
     }
 
     // ------------------------------------------------------------------ sizes and durations

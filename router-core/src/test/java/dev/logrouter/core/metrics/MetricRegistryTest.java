@@ -51,11 +51,55 @@ class MetricRegistryTest {
         assertThatThrownBy(() -> server.getAttribute(name, "nope")).isInstanceOf(AttributeNotFoundException.class);
 
         MBeanAttributeInfo[] attrs = server.getMBeanInfo(name).getAttributes();
-        assertThat(Arrays.stream(attrs).map(a -> a.getName() + ":" + a.getType() + ":" + a.getDescription()))
-                .containsExactly("written:long:[counter] Events written.", "pending:long:[gauge] Events waiting.");
+        assertThat(Arrays.stream(attrs).map(a -> a.getName() + ":" + a.getType() + ":" + a.getDescription() + ":"
+                + a.getDescriptor().getFieldValue("metricType")))
+                .containsExactly("written:long:Events written.:counter", "pending:long:Events waiting.:gauge");
 
         registry.unregisterJmx();
         assertThat(server.isRegistered(name)).isFalse();
+    }
+
+    @Test
+    void resetCountersRestartsCountersOnlyAndKeepsTheirTotals() throws Exception {
+        MetricGroup g = registry.group("Source", "net");
+        Counter received = g.counter("received", "Messages.");
+        AtomicLong connections = new AtomicLong(3);
+        g.gauge("connections", "Open now.", connections::get);
+        g.text("lastError", "The last error.", () -> "IOException: gone");
+        g.operation("hello", "Says hello.", () -> "hello");
+        g.operation("broken", "Fails.", () -> {
+            throw new IllegalStateException("no such thing");
+        });
+        received.add(10);
+        registry.registerJmx();
+        ObjectName name = new ObjectName("dev.logrouter:type=Source,name=net");
+
+        assertThat(server.getAttribute(name, "lastError")).isEqualTo("IOException: gone");
+        assertThat(Arrays.stream(server.getMBeanInfo(name).getAttributes())
+                .map(a -> a.getName() + ":" + a.getType() + ":" + a.getDescriptor().getFieldValue("metricType")))
+                .containsExactly("received:long:counter", "connections:long:gauge", "lastError:java.lang.String:text");
+        assertThat(Arrays.stream(server.getMBeanInfo(name).getOperations()).map(o -> o.getName()))
+                .containsExactly("resetCounters", "hello", "broken");
+
+        assertThat(server.invoke(name, "resetCounters", null, null)).isEqualTo("reset 1 counters of Source net");
+        assertThat(server.getAttribute(name, "received")).isEqualTo(0L);
+        assertThat(received.total()).isEqualTo(10);
+        assertThat(server.getAttribute(name, "connections")).isEqualTo(3L);
+        received.add(2);
+        assertThat(server.getAttribute(name, "received")).isEqualTo(2L);
+        assertThat(received.total()).isEqualTo(12);
+
+        assertThat(server.invoke(name, "hello", null, null)).isEqualTo("hello");
+        assertThatThrownBy(() -> server.invoke(name, "broken", null, null))
+                .isInstanceOf(javax.management.MBeanException.class).hasMessage("broken failed: no such thing");
+        assertThatThrownBy(() -> server.invoke(name, "nope", null, null))
+                .isInstanceOf(javax.management.ReflectionException.class);
+        assertThatThrownBy(() -> server.setAttribute(name, new javax.management.Attribute("received", 0L)))
+                .isInstanceOf(AttributeNotFoundException.class);
+
+        registry.group("Sink", "out").counter("written", "W.").add(5);
+        assertThat(registry.resetCounters()).isEqualTo(2);
+        assertThat(registry.require("Sink", "out").value("written")).isZero();
     }
 
     @Test

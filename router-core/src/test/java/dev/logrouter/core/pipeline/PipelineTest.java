@@ -366,6 +366,27 @@ class PipelineTest {
     }
 
     @Test
+    void theFlushOperationWritesThePendingBatchOnTheSinkThread() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        // never flushed by count, age or an empty ring: only the operator's flush writes the batch
+        build(new SinkBinding("out", new FlushPolicy(1000, Long.MAX_VALUE, Long.MAX_VALUE, false), sink));
+        pipeline.start();
+        publish(0, 5, 1L);
+        assertThat(dev.logrouter.core.testing.Conditions.await(() -> sinkMetric("out", "pending") == 5,
+                java.time.Duration.ofSeconds(10))).isTrue();
+        assertThat(sink.messages()).isEmpty();
+
+        var flush = metrics.require("Sink", "out").operations().stream()
+                .filter(op -> op.name().equals("flush")).findFirst().orElseThrow();
+        assertThat(flush.action().get()).isEqualTo("sink out: flushed (5 events were pending)");
+        assertThat(sink.messages()).containsExactlyElementsOf(messages(0, 5));
+        assertThat(sinkMetric("out", "written")).isEqualTo(5);
+        assertThat(sinkMetric("out", "pending")).isZero();
+        assertThat(flush.action().get()).isEqualTo("sink out: flushed (0 events were pending)");
+        assertThat(sink.batchSizes()).containsExactly(5);
+    }
+
+    @Test
     void drainAndStopWithNothingPublished() throws Exception {
         RecordingSink sink = new RecordingSink();
         build(binding("out", 10, sink));
