@@ -271,8 +271,8 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 return n;
             } catch (Exception e) {
                 failures.inc();
+                lastError = op + ": " + e; // before state: whoever sees "retrying" also sees why
                 state = 1;
-                lastError = op + ": " + e;
                 if (aborted) {
                     return -1;
                 }

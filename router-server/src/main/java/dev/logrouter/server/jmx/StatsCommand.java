@@ -46,6 +46,8 @@ public final class StatsCommand {
 
     /** How long connecting may take before the router counts as unreachable. */
     static final long CONNECT_TIMEOUT_SECONDS = 15;
+    /** The JDK's JNDI factory for {@code rmi://} registries (module jdk.naming.rmi, found by ServiceLoader). */
+    public static final String REGISTRY_CONTEXT_FACTORY = "com.sun.jndi.rmi.registry.RegistryContextFactory";
     private static final Pattern ROUTER_COMMAND = Pattern.compile(
             "(logrouter\\.jar|dev\\.logrouter\\.server\\.Main)\\s+run(\\s.*)?");
 
@@ -165,6 +167,8 @@ public final class StatsCommand {
     /** Connects (bounded by {@link #CONNECT_TIMEOUT_SECONDS}), reads every logrouter MBean, disconnects. */
     static Stats read(JMXServiceURL url, String user, String password, boolean tls) throws IOException, JMException {
         Map<String, Object> env = new HashMap<>();
+        // the JDK's RMI registry context, whatever a jndi.properties on the class path names (Jetty ships one)
+        env.put(javax.naming.Context.INITIAL_CONTEXT_FACTORY, REGISTRY_CONTEXT_FACTORY);
         if (user != null) {
             env.put(JMXConnector.CREDENTIALS, new String[] {user, password});
         }
