@@ -1,0 +1,170 @@
+package dev.logrouter.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logrouter.core.testing.Ports;
+import dev.logrouter.server.jmx.StatsCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The {@code stats} command across process boundaries: local attach by pid to a router running in a child JVM
+ * (as an operator runs it next to a router), and remote JMX over TLS, where the client runs in a child JVM with
+ * the trust store given as JSSE system properties (as the README says to run it).
+ */
+class StatsCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    private static String config(Path dir, String jmx) {
+        return String.join("\n",
+                "sources:",
+                "  - {name: net, type: tcp, bind: 127.0.0.1:0}",
+                "routes:",
+                "  - {name: all, to: [files]}",
+                "sinks:",
+                "  - name: files",
+                "    type: file",
+                "    path: \"" + dir + "/out/${HOST}.log\"",
+                "monitoring:",
+                "  jmx:",
+                jmx,
+                "");
+    }
+
+    private record Output(int code, String out, String err) {
+    }
+
+    private static Output stats(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = StatsCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Output(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static long received(Output json) {
+        try {
+            return new ObjectMapper().readTree(json.out).at("/Source/net/received").asLong(-1);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    @Test
+    void attachesByPidToARouterInAnotherJvm() throws Exception {
+        Path cfg = dir.resolve("router.yaml");
+        Files.writeString(cfg, config(dir, "    port: 0"));
+        Path log = dir.resolve("router.log");
+        Process p = new ProcessBuilder(JAVA, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "run", "--config", cfg.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            assertThat(TestClient.await(() -> listening(log) != null, 30_000)).as("router started").isTrue();
+            TestClient.sendTcp(listening(log), "<13>Nov 22 10:00:00 web1 app: one\n<13>Nov 22 10:00:00 web1 app: two\n");
+            String pid = Long.toString(p.pid());
+            assertThat(TestClient.await(() -> received(stats("--pid", pid, "--format", "json")) == 2, 30_000))
+                    .as("received read by attach").isTrue();
+            Output table = stats("--pid", pid);
+            assertThat(table.code).as(table.err).isZero();
+            assertThat(table.out.lines()).anyMatch(l -> l.matches("Router +main +state +RUNNING"))
+                    .anyMatch(l -> l.matches("Sink +files +written +2"));
+
+            Output notAJvm = stats("--pid", "999999999");
+            assertThat(notAJvm.code).isEqualTo(1);
+            assertThat(notAJvm.err).startsWith("logrouter stats: cannot read pid 999999999: ");
+        } finally {
+            p.destroy(); // SIGTERM: clean stop
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(p.exitValue()).as(Files.readString(log)).isZero();
+    }
+
+    private static String listening(Path log) {
+        try {
+            for (String l : Files.readAllLines(log)) {
+                int at = l.indexOf("listening on ");
+                if (at >= 0) {
+                    return l.substring(at + "listening on ".length()).trim();
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    @Test
+    void readsOverTlsWithTheTrustStoreOfTheClientJvm() throws Exception {
+        Path keystore = dir.resolve("jmx.p12");
+        Path cert = dir.resolve("jmx.crt");
+        Path truststore = dir.resolve("trust.p12");
+        keytool("-genkeypair", "-alias", "jmx", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=127.0.0.1",
+                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(),
+                "-storepass", "secret1", "-keypass", "secret1");
+        keytool("-exportcert", "-alias", "jmx", "-keystore", keystore.toString(), "-storepass", "secret1",
+                "-file", cert.toString());
+        keytool("-importcert", "-noprompt", "-alias", "jmx", "-file", cert.toString(), "-storetype", "PKCS12",
+                "-keystore", truststore.toString(), "-storepass", "secret2");
+        int port = Ports.freeLoopbackPort();
+        Router router = TestClient.startRouter(config(dir, String.join("\n", "    port: " + port,
+                "    tls: {keystore: " + keystore + ", keystore-password: secret1}")));
+        try {
+            TestClient.sendTcp(router.boundAddress("net"), "<13>Nov 22 10:00:00 web1 app: over tls\n");
+            assertThat(TestClient.await(() -> router.metrics().require("Sink", "files").value("written") == 1,
+                    10_000)).isTrue();
+
+            // plaintext against the TLS registry: refused
+            Output plain = stats("--jmx", "127.0.0.1:" + port);
+            assertThat(plain.code).isEqualTo(1);
+            assertThat(plain.err).startsWith("logrouter stats: cannot read 127.0.0.1:" + port);
+
+            Path out = dir.resolve("stats.json");
+            Path err = dir.resolve("stats.err");
+            List<String> cmd = new ArrayList<>(List.of(JAVA, "-Djavax.net.ssl.trustStore=" + truststore,
+                    "-Djavax.net.ssl.trustStorePassword=secret2", "-cp", System.getProperty("java.class.path"),
+                    Main.class.getName(), "stats", "--jmx", "127.0.0.1:" + port, "--tls", "--format", "json"));
+            Process client = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            assertThat(client.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(client.exitValue()).as(Files.readString(err)).isZero();
+            JsonNode json = new ObjectMapper().readTree(out.toFile());
+            assertThat(json.at("/Source/net/received").asLong()).isEqualTo(1);
+            assertThat(json.at("/Sink/files/written").asLong()).isEqualTo(1);
+            assertThat(json.at("/Router/main/state").asText()).isEqualTo("RUNNING");
+
+            // a client that trusts nothing of ours fails the handshake
+            Process untrusting = new ProcessBuilder(JAVA, "-cp", System.getProperty("java.class.path"),
+                    Main.class.getName(), "stats", "--jmx", "127.0.0.1:" + port, "--tls")
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("untrusting.log").toFile()).start();
+            assertThat(untrusting.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(untrusting.exitValue()).isEqualTo(1);
+            assertThat(Files.readString(dir.resolve("untrusting.log"))).contains("cannot read 127.0.0.1:" + port);
+        } finally {
+            router.stop();
+        }
+    }
+
+    private void keytool(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        cmd.addAll(List.of(args));
+        Path log = dir.resolve("keytool.log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("keytool %s: %s", args[0], Files.readString(log)).isZero();
+    }
+}
