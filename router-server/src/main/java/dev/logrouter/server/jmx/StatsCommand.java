@@ -1,15 +1,11 @@
 package dev.logrouter.server.jmx;
 
-import com.sun.tools.attach.VirtualMachine;
-import com.sun.tools.attach.VirtualMachineDescriptor;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -17,7 +13,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Pattern;
 import javax.management.JMException;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
@@ -48,8 +43,6 @@ public final class StatsCommand {
     static final long CONNECT_TIMEOUT_SECONDS = 15;
     /** The JDK's JNDI factory for {@code rmi://} registries (module jdk.naming.rmi, found by ServiceLoader). */
     public static final String REGISTRY_CONTEXT_FACTORY = "com.sun.jndi.rmi.registry.RegistryContextFactory";
-    private static final Pattern ROUTER_COMMAND = Pattern.compile(
-            "(logrouter\\.jar|dev\\.logrouter\\.server\\.Main)\\s+run(\\s.*)?");
 
     private StatsCommand() {
     }
@@ -128,40 +121,18 @@ public final class StatsCommand {
         return new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + hostPort + "/jmxrmi");
     }
 
-    /** The local connector address of a JVM by pid, starting its local management agent if needed. */
+    /**
+     * The local connector address of a JVM by pid (or of the one local router), through {@link LocalAttach}.
+     * A JRE has no {@code jdk.attach} module: this class must not name its types, or {@code stats --jmx} would
+     * fail to link on a JRE (the container image's runtime) too.
+     */
     static JMXServiceURL localUrl(String pid) throws IOException {
-        if (pid == null) {
-            pid = findLocalRouter();
-        }
         try {
-            VirtualMachine vm = VirtualMachine.attach(pid);
-            try {
-                return new JMXServiceURL(vm.startLocalManagementAgent());
-            } finally {
-                vm.detach();
-            }
-        } catch (com.sun.tools.attach.AttachNotSupportedException e) {
-            throw new IOException("cannot attach to pid " + pid + " (is it a JVM running as this user?): "
-                    + e.getMessage(), e);
+            return LocalAttach.url(pid);
+        } catch (NoClassDefFoundError e) {
+            throw new IOException("attaching to a local process needs the jdk.attach module, which this Java "
+                    + "runtime lacks (a JRE); give --jmx HOST:PORT (monitoring.jmx.port), or run stats with a JDK");
         }
-    }
-
-    /** The pid of the one local JVM running {@code logrouter.jar run}; throws when there are none or several. */
-    private static String findLocalRouter() throws IOException {
-        String self = Long.toString(ProcessHandle.current().pid());
-        List<VirtualMachineDescriptor> routers = VirtualMachine.list().stream()
-                .filter(d -> !d.id().equals(self))
-                .filter(d -> ROUTER_COMMAND.matcher(d.displayName()).find())
-                .toList();
-        if (routers.isEmpty()) {
-            throw new IOException("no local logrouter process of this user found; give --pid PID or --jmx HOST:PORT");
-        }
-        if (routers.size() > 1) {
-            StringBuilder b = new StringBuilder("several local logrouter processes; give --pid:");
-            routers.forEach(d -> b.append(' ').append(d.id()).append(" (").append(d.displayName()).append(')'));
-            throw new IOException(b.toString());
-        }
-        return routers.get(0).id();
     }
 
     /** Connects (bounded by {@link #CONNECT_TIMEOUT_SECONDS}), reads every logrouter MBean, disconnects. */
