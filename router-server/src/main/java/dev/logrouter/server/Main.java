@@ -37,8 +37,16 @@ public final class Main {
     private Main() {
     }
 
-    public static void main(String[] args) throws Exception {
-        System.exit(run(args, System.out, System.err));
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(args, System.out, System.err);
+        } catch (Exception | Error e) {
+            // e.g. a port in use: say why and end the process (threads already started must not keep it alive)
+            System.err.println("logrouter: " + e);
+            code = 1;
+        }
+        System.exit(code);
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) throws Exception {

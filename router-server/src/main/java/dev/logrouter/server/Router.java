@@ -56,7 +56,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Router {
 
-    /** How long a clean stop may take before it gives up waiting (then it counts what it abandons). */
+    /**
+     * How long a clean stop waits for the sources to publish what they read, and then for the ring to drain and the
+     * sinks to flush, before it gives up (and counts what it abandons): at most twice this in all.
+     */
     public static final long STOP_TIMEOUT_SECONDS = 60;
 
     private final RouterConfig cfg;
@@ -183,7 +186,12 @@ public final class Router {
                         + cfg.monitoring().jmx().port() + ": " + e.getMessage(), e);
             }
         }
-        pipeline.start();
+        try {
+            pipeline.start();
+        } catch (RuntimeException | Error e) {
+            closeJmx();
+            throw e;
+        }
         started = true;
         try {
             for (Source s : sources) {
@@ -217,8 +225,10 @@ public final class Router {
         for (Source s : sources) {
             s.stopAccepting();
         }
+        // one deadline for all sources (they stopped accepting together), then the ring's own
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS);
         for (Source s : sources) {
-            if (!s.awaitPublished(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            if (!s.awaitPublished(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 clean = false;
                 s.close(); // counts what it abandons
             }

@@ -280,6 +280,16 @@ class JmxMonitoringTest {
 
             assertThat(jmx.invoke(new ObjectName("dev.logrouter:type=Sink,name=files"), "flush", null, null))
                     .isEqualTo("sink files: flushed (0 events were pending)");
+
+            // remote clients read the JVM's MBeans too, but invoke only logrouter's and create none
+            assertThat((Long) jmx.getAttribute(new ObjectName("java.lang:type=Runtime"), "Uptime")).isPositive();
+            assertThatThrownBy(() -> jmx.invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                    "vmVersion", null, null)).isInstanceOf(SecurityException.class)
+                    .hasMessageContaining("operations of dev.logrouter MBeans only");
+            assertThatThrownBy(() -> jmx.createMBean("javax.management.loading.MLet",
+                    new ObjectName("evil:type=MLet"))).isInstanceOf(SecurityException.class)
+                    .hasMessageContaining("does not allow createMBean");
+            assertThatThrownBy(() -> jmx.unregisterMBean(routerBean)).isInstanceOf(SecurityException.class);
         } finally {
             router.stop();
         }
@@ -361,6 +371,20 @@ class JmxMonitoringTest {
         Output bad = stats("--jmx", target, "--format", "xml");
         assertThat(bad.code).isEqualTo(2);
         assertThat(bad.err).contains("unknown format 'xml' (table, json, prometheus)");
+    }
+
+    @Test
+    void aFailedStartLeavesNoPortMBeanOrPropertyBehind() throws Exception {
+        String hostname = System.getProperty("java.rmi.server.hostname");
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Router router = new Router(ComponentTypes.loader().load(config(taken.getLocalPort(), ""), "test.yaml"));
+            assertThatThrownBy(router::start).isInstanceOf(java.io.IOException.class)
+                    .hasMessageStartingWith("remote JMX on 127.0.0.1:" + taken.getLocalPort() + ": ");
+            assertThat(ManagementFactory.getPlatformMBeanServer()
+                    .isRegistered(new ObjectName("dev.logrouter:type=Router,name=main"))).isFalse();
+            assertThat(System.getProperty("java.rmi.server.hostname")).isEqualTo(hostname);
+            assertThat(router.stop()).isTrue();
+        }
     }
 
     @Test

@@ -89,7 +89,10 @@ class StatsCommandTest {
             assertThat(notAJvm.err).startsWith("logrouter stats: cannot read pid 999999999: ");
         } finally {
             p.destroy(); // SIGTERM: clean stop
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("the router did not stop within 60 s: " + Files.readString(log));
+            }
         }
         assertThat(p.exitValue()).as(Files.readString(log)).isZero();
     }
@@ -139,7 +142,7 @@ class StatsCommandTest {
                     "-Djavax.net.ssl.trustStorePassword=secret2", "-cp", System.getProperty("java.class.path"),
                     Main.class.getName(), "stats", "--jmx", "127.0.0.1:" + port, "--tls", "--format", "json"));
             Process client = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            assertThat(client.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(finished(client)).isTrue();
             assertThat(client.exitValue()).as(Files.readString(err)).isZero();
             JsonNode json = new ObjectMapper().readTree(out.toFile());
             assertThat(json.at("/Source/net/received").asLong()).isEqualTo(1);
@@ -150,12 +153,21 @@ class StatsCommandTest {
             Process untrusting = new ProcessBuilder(JAVA, "-cp", System.getProperty("java.class.path"),
                     Main.class.getName(), "stats", "--jmx", "127.0.0.1:" + port, "--tls")
                     .redirectErrorStream(true).redirectOutput(dir.resolve("untrusting.log").toFile()).start();
-            assertThat(untrusting.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(finished(untrusting)).isTrue();
             assertThat(untrusting.exitValue()).isEqualTo(1);
             assertThat(Files.readString(dir.resolve("untrusting.log"))).contains("cannot read 127.0.0.1:" + port);
         } finally {
             router.stop();
         }
+    }
+
+    /** Waits up to 60 s for a child JVM; kills it when it does not end. */
+    private static boolean finished(Process p) throws InterruptedException {
+        if (p.waitFor(60, TimeUnit.SECONDS)) {
+            return true;
+        }
+        p.destroyForcibly();
+        return false;
     }
 
     private void keytool(String... args) throws Exception {

@@ -26,6 +26,13 @@ public record JmxTlsConfig(
         @Option(doc = "TLS protocol versions allowed.", defaultValue = "[TLSv1.3, TLSv1.2]")
         List<String> protocols) {
 
+    /** Without the passwords, which must not reach logs or error messages. */
+    @Override
+    public String toString() {
+        return "JmxTlsConfig[keystore=" + keystore + ", keystoreType=" + keystoreType + ", clientAuth=" + clientAuth
+                + ", truststore=" + truststore + ", protocols=" + protocols + "]";
+    }
+
     /** Checks the options; null means "not given yet" (the loader builds records once before filling defaults). */
     public JmxTlsConfig {
         if (keystoreType != null && !"PKCS12".equalsIgnoreCase(keystoreType) && !"JKS".equalsIgnoreCase(keystoreType)) {

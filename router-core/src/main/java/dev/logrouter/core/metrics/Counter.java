@@ -25,7 +25,8 @@ public final class Counter {
 
     /** The count since the start or the last {@link #reset()}: what JMX and the stats command show. */
     public long get() {
-        return adder.sum() - baseline;
+        long b = baseline; // read first: a reset between the two reads must not make the count negative
+        return Math.max(0, adder.sum() - b);
     }
 
     /** The count since the start, never reset: for logic that subtracts counters from each other. */

@@ -61,8 +61,8 @@ final class MetricGroupMBean implements DynamicMBean {
         for (String a : attributes) {
             try {
                 list.add(new Attribute(a, getAttribute(a)));
-            } catch (AttributeNotFoundException ignored) {
-                // JMX contract: missing attributes are left out
+            } catch (AttributeNotFoundException | RuntimeException ignored) {
+                // JMX contract: missing attributes are left out; one failing gauge must not hide all the others
             }
         }
         return list;

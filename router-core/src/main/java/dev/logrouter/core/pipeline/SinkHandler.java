@@ -78,7 +78,10 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         this.lost = metrics.counter("lost", "Events still pending when a forced stop gave up retrying.");
         metrics.gauge("pending", "Events appended but not yet flushed.", () -> pendingEvents);
         metrics.gauge("averageBatchSize", "written / batches.",
-                () -> batches.get() == 0 ? 0 : written.get() / batches.get());
+                () -> {
+                    long b = batches.get(); // once: a reset may zero it between two reads
+                    return b == 0 ? 0 : written.get() / b;
+                });
         metrics.gauge("state", "0 = running, 1 = retrying after a failure, 2 = stopped.", () -> state);
         metrics.text("lastError", "The last failure of this sink (operation: exception), empty when none; it "
                 + "stays after the sink recovers (state says whether it is retrying now).", () -> lastError);
@@ -111,6 +114,9 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         long ticket = flushRequests.incrementAndGet();
         long deadline = System.nanoTime() + FLUSH_REQUEST_WAIT_NANOS;
         while (flushesServed < ticket) {
+            if (state == 2) {
+                return "sink " + name + " stopped (its last batch was flushed or counted lost on the way out)";
+            }
             if (System.nanoTime() - deadline > 0) {
                 return "sink " + name + ": flush requested, not done within 10 s: " + (state == 1
                         ? "the sink is retrying after '" + lastError + "'"

@@ -375,6 +375,7 @@ class PipelineTest {
         assertThat(dev.logrouter.core.testing.Conditions.await(() -> sinkMetric("out", "pending") == 5,
                 java.time.Duration.ofSeconds(10))).isTrue();
         assertThat(sink.messages()).isEmpty();
+        long durableBefore = pipeline.sinkHandlers().get(0).durableSequence();
 
         var flush = metrics.require("Sink", "out").operations().stream()
                 .filter(op -> op.name().equals("flush")).findFirst().orElseThrow();
@@ -382,8 +383,12 @@ class PipelineTest {
         assertThat(sink.messages()).containsExactlyElementsOf(messages(0, 5));
         assertThat(sinkMetric("out", "written")).isEqualTo(5);
         assertThat(sinkMetric("out", "pending")).isZero();
+        assertThat(pipeline.sinkHandlers().get(0).durableSequence()).as("flushed events are durable")
+                .isGreaterThan(durableBefore).isEqualTo(4);
         assertThat(flush.action().get()).isEqualTo("sink out: flushed (0 events were pending)");
         assertThat(sink.batchSizes()).containsExactly(5);
+        drain();
+        assertThat(flush.action().get()).startsWith("sink out is stopped");
     }
 
     @Test

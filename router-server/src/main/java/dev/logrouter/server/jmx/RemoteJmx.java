@@ -2,9 +2,14 @@ package dev.logrouter.server.jmx;
 
 import dev.logrouter.core.config.JmxConfig;
 import dev.logrouter.core.config.JmxTlsConfig;
+import dev.logrouter.core.metrics.MetricRegistry;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -23,6 +28,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.remote.MBeanServerForwarder;
 import javax.management.remote.JMXServiceURL;
 import javax.management.remote.rmi.RMIConnectorServer;
 import javax.management.remote.rmi.RMIJRMPServerImpl;
@@ -38,20 +45,26 @@ import javax.rmi.ssl.SslRMIClientSocketFactory;
  * Clients use the usual URL {@code service:jmx:rmi:///jndi/rmi://HOST:PORT/jmxrmi} (jconsole {@code HOST:PORT}).
  * Authentication and access levels are the JDK's own (the {@code jmx.remote.x.password.file} and
  * {@code jmx.remote.x.access.file} environment of its RMI connector); TLS covers the registry and the
- * connector, like the JDK agent's {@code com.sun.management.jmxremote.registry.ssl=true}.
+ * connector, like the JDK agent's {@code com.sun.management.jmxremote.registry.ssl=true}. Remote clients read
+ * every MBean but invoke operations of logrouter's only ({@link LogrouterOnly}).
  *
  * <p>Threads: started and closed by the thread that starts and stops the router; RMI threads serve clients.
  */
 public final class RemoteJmx implements AutoCloseable {
 
+    private static final String HOSTNAME_PROPERTY = "java.rmi.server.hostname";
+
     private final Registry registry;
     private final RMIConnectorServer server;
     private final JMXServiceURL url;
+    /** True when this connector set {@value #HOSTNAME_PROPERTY}, which {@link #close()} then clears. */
+    private final boolean setHostname;
 
-    private RemoteJmx(Registry registry, RMIConnectorServer server, JMXServiceURL url) {
+    private RemoteJmx(Registry registry, RMIConnectorServer server, JMXServiceURL url, boolean setHostname) {
         this.registry = registry;
         this.server = server;
         this.url = url;
+        this.setHostname = setHostname;
     }
 
     /** The URL clients connect to. */
@@ -105,49 +118,110 @@ public final class RemoteJmx implements AutoCloseable {
 
     /**
      * Opens the registry and the connector on {@code cfg.bind():cfg.port()}. Unless the operator set
-     * {@code java.rmi.server.hostname}, the address written into the connector's stub is the bind address
-     * (a wildcard bind writes this host's name; behind NAT set {@code -Djava.rmi.server.hostname}).
+     * {@code java.rmi.server.hostname}, the address written into the connector's stub is the bind address (set as
+     * that property until {@link #close()}); with a wildcard bind it is the JVM's {@code InetAddress.getLocalHost()}
+     * (127.0.1.1 on Debian-style hosts): behind NAT, in a container or with a wildcard bind set
+     * {@code -Djava.rmi.server.hostname}. Nothing stays open when it throws.
      */
     public static RemoteJmx start(JmxConfig cfg, MBeanServer mbs) throws IOException {
         check(cfg);
-        InetAddress address = InetAddress.getByName(cfg.bind());
-        String host = cfg.bind().contains(":") ? "[" + cfg.bind() + "]" : cfg.bind();
-        if (System.getProperty("java.rmi.server.hostname") == null && !address.isAnyLocalAddress()) {
-            System.setProperty("java.rmi.server.hostname", cfg.bind());
+        String bind = cfg.bind().startsWith("[") && cfg.bind().endsWith("]")
+                ? cfg.bind().substring(1, cfg.bind().length() - 1) : cfg.bind();
+        InetAddress address = InetAddress.getByName(bind);
+        String host = bind.contains(":") ? "[" + bind + "]" : bind;
+        boolean setHostname = System.getProperty(HOSTNAME_PROPERTY) == null && !address.isAnyLocalAddress();
+        if (setHostname) {
+            System.setProperty(HOSTNAME_PROPERTY, bind);
         }
-        Map<String, Object> env = new HashMap<>();
-        RMIClientSocketFactory csf = null;
-        RMIServerSocketFactory ssf;
-        if (cfg.tls() != null) {
-            try {
-                ssf = new TlsServerSockets(address, sslContext(cfg.tls()), cfg.tls());
-            } catch (GeneralSecurityException e) {
-                throw new IOException("monitoring.jmx.tls: " + e.getMessage(), e);
-            }
-            csf = new SslRMIClientSocketFactory();
-            env.put(RMIConnectorServer.RMI_CLIENT_SOCKET_FACTORY_ATTRIBUTE, csf);
-        } else {
-            ssf = new PlainServerSockets(address);
-        }
-        env.put(RMIConnectorServer.RMI_SERVER_SOCKET_FACTORY_ATTRIBUTE, ssf);
-        if (cfg.passwordFile() != null) {
-            env.put("jmx.remote.x.password.file", cfg.passwordFile());
-            if (cfg.accessFile() != null) {
-                env.put("jmx.remote.x.access.file", cfg.accessFile());
-            }
-        }
-        Registry registry = LocateRegistry.createRegistry(cfg.port(), csf, ssf);
+        Registry registry = null;
+        RMIConnectorServer server = null;
         try {
+            Map<String, Object> env = new HashMap<>();
+            RMIClientSocketFactory csf = null;
+            RMIServerSocketFactory ssf;
+            if (cfg.tls() != null) {
+                try {
+                    ssf = new TlsServerSockets(address, sslContext(cfg.tls()), cfg.tls());
+                } catch (GeneralSecurityException e) {
+                    throw new IOException("monitoring.jmx.tls: " + e.getMessage(), e);
+                }
+                csf = new SslRMIClientSocketFactory();
+                env.put(RMIConnectorServer.RMI_CLIENT_SOCKET_FACTORY_ATTRIBUTE, csf);
+            } else {
+                ssf = new PlainServerSockets(address);
+            }
+            env.put(RMIConnectorServer.RMI_SERVER_SOCKET_FACTORY_ATTRIBUTE, ssf);
+            if (cfg.passwordFile() != null) {
+                env.put("jmx.remote.x.password.file", cfg.passwordFile());
+                if (cfg.accessFile() != null) {
+                    env.put("jmx.remote.x.access.file", cfg.accessFile());
+                }
+            }
+            registry = LocateRegistry.createRegistry(cfg.port(), csf, ssf);
             RMIJRMPServerImpl impl = new RMIJRMPServerImpl(cfg.port(), csf, ssf, env);
-            RMIConnectorServer server = new RMIConnectorServer(new JMXServiceURL("rmi", host, cfg.port()), env,
-                    impl, mbs);
+            server = new RMIConnectorServer(new JMXServiceURL("rmi", host, cfg.port()), env, impl, mbs);
+            server.setMBeanServerForwarder(LogrouterOnly.create());
             server.start();
             registry.rebind("jmxrmi", impl.toStub());
             return new RemoteJmx(registry, server,
-                    new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + host + ":" + cfg.port() + "/jmxrmi"));
+                    new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + host + ":" + cfg.port() + "/jmxrmi"),
+                    setHostname);
         } catch (IOException | RuntimeException e) {
-            UnicastRemoteObject.unexportObject(registry, true);
+            if (server != null) {
+                try {
+                    server.stop();
+                } catch (IOException ignored) {
+                    // the failure being reported matters more
+                }
+            }
+            if (registry != null) {
+                UnicastRemoteObject.unexportObject(registry, true);
+            }
+            if (setHostname) {
+                System.clearProperty(HOSTNAME_PROPERTY);
+            }
             throw e;
+        }
+    }
+
+    /**
+     * What remote clients may do: read anything (the JVM's own MBeans too), invoke operations of logrouter's
+     * MBeans only, and never create, register or unregister MBeans or set attributes. Without it a remote client
+     * could load code into the router (an MLet), dump its heap or load an agent (DiagnosticCommand). The JDK's
+     * access-file controller, when configured, sits in front of this one.
+     */
+    static final class LogrouterOnly implements InvocationHandler {
+        private static final Set<String> REFUSED = Set.of("createMBean", "registerMBean", "unregisterMBean",
+                "instantiate", "deserialize", "setAttribute", "setAttributes");
+        private MBeanServer next;
+
+        static MBeanServerForwarder create() {
+            return (MBeanServerForwarder) Proxy.newProxyInstance(MBeanServerForwarder.class.getClassLoader(),
+                    new Class<?>[] {MBeanServerForwarder.class}, new LogrouterOnly());
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            String name = method.getName();
+            if (name.equals("getMBeanServer")) {
+                return next;
+            }
+            if (name.equals("setMBeanServer")) {
+                next = (MBeanServer) args[0];
+                return null;
+            }
+            if (REFUSED.contains(name)) {
+                throw new SecurityException("logrouter's remote JMX does not allow " + name);
+            }
+            if (name.equals("invoke") && !MetricRegistry.DOMAIN.equals(((ObjectName) args[0]).getDomain())) {
+                throw new SecurityException("logrouter's remote JMX invokes operations of " + MetricRegistry.DOMAIN
+                        + " MBeans only, not of " + args[0]);
+            }
+            try {
+                return method.invoke(next, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
         }
     }
 
@@ -158,7 +232,8 @@ public final class RemoteJmx implements AutoCloseable {
         TrustManagerFactory tmf = null;
         if (tls.truststore() != null) {
             tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(load(tls.truststore(), tls.keystoreType(),
+            // the trust store's type is found from its content (PKCS12 or JKS), whatever the key store's is
+            tmf.init(KeyStore.getInstance(new java.io.File(tls.truststore()),
                     tls.truststorePassword() == null ? null : tls.truststorePassword().toCharArray()));
         }
         SSLContext ctx = SSLContext.getInstance("TLS");
@@ -189,6 +264,9 @@ public final class RemoteJmx implements AutoCloseable {
             UnicastRemoteObject.unexportObject(registry, true);
         } catch (NoSuchObjectException ignored) {
             // already closed
+        }
+        if (setHostname) {
+            System.clearProperty(HOSTNAME_PROPERTY);
         }
     }
 

@@ -39,7 +39,7 @@ import javax.rmi.ssl.SslRMIClientSocketFactory;
  */
 public final class StatsCommand {
 
-    /** How long connecting may take before the router counts as unreachable. */
+    /** How long connecting and reading may take before the router counts as unreachable. */
     static final long CONNECT_TIMEOUT_SECONDS = 15;
     /** The JDK's JNDI factory for {@code rmi://} registries (module jdk.naming.rmi, found by ServiceLoader). */
     public static final String REGISTRY_CONTEXT_FACTORY = "com.sun.jndi.rmi.registry.RegistryContextFactory";
@@ -93,7 +93,7 @@ public final class StatsCommand {
             }
             JMXServiceURL url = jmx != null ? remoteUrl(jmx) : localUrl(pid);
             stats = read(url, user, password, tls);
-        } catch (IOException | JMException | IllegalArgumentException | IllegalStateException e) {
+        } catch (IOException | JMException | RuntimeException e) {
             err.println("logrouter stats: cannot read " + target + ": " + message(e));
             return 1;
         }
@@ -135,7 +135,7 @@ public final class StatsCommand {
         }
     }
 
-    /** Connects (bounded by {@link #CONNECT_TIMEOUT_SECONDS}), reads every logrouter MBean, disconnects. */
+    /** Connects, reads every logrouter MBean and disconnects, all within {@link #CONNECT_TIMEOUT_SECONDS}. */
     static Stats read(JMXServiceURL url, String user, String password, boolean tls) throws IOException, JMException {
         Map<String, Object> env = new HashMap<>();
         // the JDK's RMI registry context, whatever a jndi.properties on the class path names (Jetty ships one)
@@ -152,16 +152,22 @@ public final class StatsCommand {
             return t;
         });
         try {
-            Future<JMXConnector> f = connecting.submit(() -> JMXConnectorFactory.connect(url, env));
-            JMXConnector connector;
+            Future<Stats> f = connecting.submit(() -> {
+                try (JMXConnector connector = JMXConnectorFactory.connect(url, env)) {
+                    return Stats.read(connector.getMBeanServerConnection());
+                }
+            });
             try {
-                connector = f.get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                return f.get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             } catch (TimeoutException e) {
                 f.cancel(true);
                 throw new IOException("no answer within " + CONNECT_TIMEOUT_SECONDS + " s from " + url);
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof IOException io) {
                     throw io;
+                }
+                if (e.getCause() instanceof JMException jm) {
+                    throw jm;
                 }
                 if (e.getCause() instanceof SecurityException se) {
                     throw new IOException("refused: " + se.getMessage(), se);
@@ -170,9 +176,6 @@ public final class StatsCommand {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted");
-            }
-            try (connector) {
-                return Stats.read(connector.getMBeanServerConnection());
             }
         } finally {
             connecting.shutdownNow();
