@@ -1,11 +1,11 @@
 package dev.logrouter.netty;
 
 import com.lmax.disruptor.EventTranslatorThreeArg;
-import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.pipeline.RingClaim;
 import io.netty.buffer.ByteBuf;
 
 import java.nio.charset.StandardCharsets;
@@ -87,15 +87,10 @@ public final class RingPublisher {
         int done = 0;
         long now = System.currentTimeMillis();
         while (done < count) {
-            int n = (int) Math.min(Math.min(count - done, MAX_BATCH), ring.remainingCapacity());
-            if (n <= 0) {
-                break;
-            }
-            long hi;
-            try {
-                hi = ring.tryNext(n);
-            } catch (InsufficientCapacityException e) {
-                break; // another source took the room meanwhile; the caller retries
+            int n = RingClaim.size(ring, count - done, MAX_BATCH);
+            long hi = RingClaim.tryClaim(ring, n);
+            if (hi < 0) {
+                break; // full, or another source took the room meanwhile; the caller retries
             }
             long lo = hi - n + 1;
             long sum = 0;
@@ -111,14 +106,7 @@ public final class RingPublisher {
                     sum += len;
                 }
             } finally {
-                // a claimed slot must be published; one left unfilled (only after an unexpected error)
-                // is marked so that no stage delivers the slot's previous message again
-                for (long s = seq; s <= hi; s++) {
-                    LogEvent e = ring.get(s);
-                    e.clear();
-                    e.addFlag(LogEvent.FLAG_DISCARD);
-                }
-                ring.publish(lo, hi);
+                RingClaim.publish(ring, lo, hi, seq);
             }
             received.add(n);
             bytes.add(sum);

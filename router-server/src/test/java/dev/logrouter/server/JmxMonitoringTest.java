@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.testing.Ports;
 import dev.logrouter.server.jmx.StatsCommand;
+import dev.logrouter.server.TestClient.StatsOutput;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
+import static dev.logrouter.server.TestClient.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -295,31 +297,20 @@ class JmxMonitoringTest {
         }
         // the connector is closed with the router: stats says unreachable, and the port is given back (RMI closes
         // its listening socket on its accept thread, shortly after the last object on it is unexported)
-        Output unreachable = stats("--jmx", "127.0.0.1:" + port);
-        assertThat(unreachable.code).isEqualTo(1);
-        assertThat(unreachable.err).startsWith("logrouter stats: cannot read 127.0.0.1:" + port + ": ");
-        assertThat(TestClient.await(() -> stats("--jmx", "127.0.0.1:" + port).err.contains("Connection refused"),
+        StatsOutput unreachable = stats("--jmx", "127.0.0.1:" + port);
+        assertThat(unreachable.code()).isEqualTo(1);
+        assertThat(unreachable.err()).startsWith("logrouter stats: cannot read 127.0.0.1:" + port + ": ");
+        assertThat(TestClient.await(() -> stats("--jmx", "127.0.0.1:" + port).err().contains("Connection refused"),
                 10_000)).as("port %d closed", port).isTrue();
-    }
-
-    private record Output(int code, String out, String err) {
-    }
-
-    private static Output stats(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = StatsCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Output(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     /** {@code stats} prints exactly what JMX holds ({@code read}, without the clock values) in every format. */
     private static void assertStatsFormats(int port, Map<String, Object> read) throws Exception {
         String target = "127.0.0.1:" + port;
 
-        Output table = stats("--jmx", target);
-        assertThat(table.code).as(table.err).isZero();
-        List<String> rows = table.out.lines().toList();
+        StatsOutput table = stats("--jmx", target);
+        assertThat(table.code()).as(table.err()).isZero();
+        List<String> rows = table.out().lines().toList();
         assertThat(rows.get(0)).matches("TYPE +NAME +ATTRIBUTE +VALUE");
         assertThat(rows).hasSize(1 + read.size() + 2); // plus startTime and uptimeSeconds
         for (Map.Entry<String, Object> e : read.entrySet()) {
@@ -331,9 +322,9 @@ class JmxMonitoringTest {
                     .anySatisfy(r -> assertThat(row.matcher(r.stripTrailing()).matches()).isTrue());
         }
 
-        Output json = stats("--jmx", target, "--format", "json");
-        assertThat(json.code).as(json.err).isZero();
-        JsonNode root = new ObjectMapper().readTree(json.out);
+        StatsOutput json = stats("--jmx", target, "--format", "json");
+        assertThat(json.code()).as(json.err()).isZero();
+        JsonNode root = new ObjectMapper().readTree(json.out());
         Map<String, Object> fromJson = new TreeMap<>();
         root.fields().forEachRemaining(type -> type.getValue().fields().forEachRemaining(bean ->
                 bean.getValue().fields().forEachRemaining(attr -> fromJson.put(
@@ -343,9 +334,9 @@ class JmxMonitoringTest {
         fromJson.remove("Router/main/uptimeSeconds");
         assertThat(fromJson).containsExactlyInAnyOrderEntriesOf(read);
 
-        Output prom = stats("--jmx", target, "--format", "prometheus");
-        assertThat(prom.code).as(prom.err).isZero();
-        List<String> lines = prom.out.lines().toList();
+        StatsOutput prom = stats("--jmx", target, "--format", "prometheus");
+        assertThat(prom.code()).as(prom.err()).isZero();
+        List<String> lines = prom.out().lines().toList();
         Pattern sample = Pattern.compile("(logrouter_[a-z0-9_]+)\\{name=\"[^\"]*\"(,value=\"(?:[^\"\\\\]|\\\\.)*\")?} -?\\d+");
         Map<String, String> typeOf = new HashMap<>();
         for (String l : lines) {
@@ -368,9 +359,9 @@ class JmxMonitoringTest {
                 .containsEntry("logrouter_ring_capacity", "gauge");
         assertThat(lines.stream().filter(l -> !l.startsWith("#"))).hasSize(read.size() + 2);
 
-        Output bad = stats("--jmx", target, "--format", "xml");
-        assertThat(bad.code).isEqualTo(2);
-        assertThat(bad.err).contains("unknown format 'xml' (table, json, prometheus)");
+        StatsOutput bad = stats("--jmx", target, "--format", "xml");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).contains("unknown format 'xml' (table, json, prometheus)");
     }
 
     @Test
@@ -444,13 +435,13 @@ class JmxMonitoringTest {
 
             Path monitorPassword = dir.resolve("monitor.pw");
             Files.writeString(monitorPassword, "monitorpw\n");
-            Output ok = stats("--jmx", "127.0.0.1:" + port, "--user", "monitor", "--password-file",
+            StatsOutput ok = stats("--jmx", "127.0.0.1:" + port, "--user", "monitor", "--password-file",
                     monitorPassword.toString(), "--format", "json");
-            assertThat(ok.code).as(ok.err).isZero();
-            assertThat(new ObjectMapper().readTree(ok.out).at("/Router/main/state").asText()).isEqualTo("RUNNING");
-            Output anonymous = stats("--jmx", "127.0.0.1:" + port);
-            assertThat(anonymous.code).isEqualTo(1);
-            assertThat(anonymous.err).contains("cannot read 127.0.0.1:" + port);
+            assertThat(ok.code()).as(ok.err()).isZero();
+            assertThat(new ObjectMapper().readTree(ok.out()).at("/Router/main/state").asText()).isEqualTo("RUNNING");
+            StatsOutput anonymous = stats("--jmx", "127.0.0.1:" + port);
+            assertThat(anonymous.code()).isEqualTo(1);
+            assertThat(anonymous.err()).contains("cannot read 127.0.0.1:" + port);
         } finally {
             router.stop();
         }

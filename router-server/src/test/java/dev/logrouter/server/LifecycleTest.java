@@ -149,9 +149,9 @@ class LifecycleTest {
                 Main.class.getName(), "run", "--config", cfg.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            assertThat(TestClient.await(() -> listening(log) != null, 30_000)).as("router started").isTrue();
+            assertThat(TestClient.await(() -> TestClient.listening(log) != null, 30_000)).as("router started").isTrue();
             List<Throwable> errors = new ArrayList<>();
-            List<Thread> senders = startSenders(listening(log), errors);
+            List<Thread> senders = startSenders(TestClient.listening(log), errors);
             assertThat(TestClient.await(() -> midStream(out), 60_000)).isTrue();
             p.destroy(); // SIGTERM, mid-stream
             for (Thread t : senders) {
@@ -167,17 +167,4 @@ class LifecycleTest {
         }
     }
 
-    private static String listening(Path log) {
-        try {
-            for (String l : Files.readAllLines(log)) {
-                int at = l.indexOf("listening on ");
-                if (at >= 0) {
-                    return l.substring(at + "listening on ".length()).trim();
-                }
-            }
-        } catch (Exception e) {
-            return null;
-        }
-        return null;
-    }
 }

@@ -3,20 +3,18 @@ package dev.logrouter.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logrouter.core.testing.Ports;
-import dev.logrouter.server.jmx.StatsCommand;
+import dev.logrouter.server.TestClient.StatsOutput;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static dev.logrouter.server.TestClient.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -47,20 +45,9 @@ class StatsCommandTest {
                 "");
     }
 
-    private record Output(int code, String out, String err) {
-    }
-
-    private static Output stats(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = StatsCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Output(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private static long received(Output json) {
+    private static long received(StatsOutput json) {
         try {
-            return new ObjectMapper().readTree(json.out).at("/Source/net/received").asLong(-1);
+            return new ObjectMapper().readTree(json.out()).at("/Source/net/received").asLong(-1);
         } catch (IOException e) {
             return -1;
         }
@@ -74,19 +61,19 @@ class StatsCommandTest {
         Process p = new ProcessBuilder(JAVA, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
                 "run", "--config", cfg.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            assertThat(TestClient.await(() -> listening(log) != null, 30_000)).as("router started").isTrue();
-            TestClient.sendTcp(listening(log), "<13>Nov 22 10:00:00 web1 app: one\n<13>Nov 22 10:00:00 web1 app: two\n");
+            assertThat(TestClient.await(() -> TestClient.listening(log) != null, 30_000)).as("router started").isTrue();
+            TestClient.sendTcp(TestClient.listening(log), "<13>Nov 22 10:00:00 web1 app: one\n<13>Nov 22 10:00:00 web1 app: two\n");
             String pid = Long.toString(p.pid());
             assertThat(TestClient.await(() -> received(stats("--pid", pid, "--format", "json")) == 2, 30_000))
                     .as("received read by attach").isTrue();
-            Output table = stats("--pid", pid);
-            assertThat(table.code).as(table.err).isZero();
-            assertThat(table.out.lines()).anyMatch(l -> l.matches("Router +main +state +RUNNING"))
+            StatsOutput table = stats("--pid", pid);
+            assertThat(table.code()).as(table.err()).isZero();
+            assertThat(table.out().lines()).anyMatch(l -> l.matches("Router +main +state +RUNNING"))
                     .anyMatch(l -> l.matches("Sink +files +written +2"));
 
-            Output notAJvm = stats("--pid", "999999999");
-            assertThat(notAJvm.code).isEqualTo(1);
-            assertThat(notAJvm.err).startsWith("logrouter stats: cannot read pid 999999999: ");
+            StatsOutput notAJvm = stats("--pid", "999999999");
+            assertThat(notAJvm.code()).isEqualTo(1);
+            assertThat(notAJvm.err()).startsWith("logrouter stats: cannot read pid 999999999: ");
         } finally {
             p.destroy(); // SIGTERM: clean stop
             if (!p.waitFor(60, TimeUnit.SECONDS)) {
@@ -95,20 +82,6 @@ class StatsCommandTest {
             }
         }
         assertThat(p.exitValue()).as(Files.readString(log)).isZero();
-    }
-
-    private static String listening(Path log) {
-        try {
-            for (String l : Files.readAllLines(log)) {
-                int at = l.indexOf("listening on ");
-                if (at >= 0) {
-                    return l.substring(at + "listening on ".length()).trim();
-                }
-            }
-        } catch (IOException e) {
-            return null;
-        }
-        return null;
     }
 
     @Test
@@ -132,9 +105,9 @@ class StatsCommandTest {
                     10_000)).isTrue();
 
             // plaintext against the TLS registry: refused
-            Output plain = stats("--jmx", "127.0.0.1:" + port);
-            assertThat(plain.code).isEqualTo(1);
-            assertThat(plain.err).startsWith("logrouter stats: cannot read 127.0.0.1:" + port);
+            StatsOutput plain = stats("--jmx", "127.0.0.1:" + port);
+            assertThat(plain.code()).isEqualTo(1);
+            assertThat(plain.err()).startsWith("logrouter stats: cannot read 127.0.0.1:" + port);
 
             Path out = dir.resolve("stats.json");
             Path err = dir.resolve("stats.err");

@@ -144,4 +144,36 @@ final class TestClient {
         }
         return out;
     }
+
+    /**
+     * The address a router run as a child process printed ({@code logrouter: source … listening on HOST:PORT}), or
+     * null while it has not yet.
+     */
+    static String listening(Path log) {
+        try {
+            for (String l : Files.readAllLines(log)) {
+                int at = l.indexOf("listening on ");
+                if (at >= 0) {
+                    return l.substring(at + "listening on ".length()).trim();
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /** What the {@code stats} command printed and returned. */
+    record StatsOutput(int code, String out, String err) {
+    }
+
+    /** Runs the {@code stats} command in this JVM. */
+    static StatsOutput stats(String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = dev.logrouter.server.jmx.StatsCommand.run(args,
+                new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        return new StatsOutput(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
 }

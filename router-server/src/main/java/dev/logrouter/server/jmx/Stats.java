@@ -74,18 +74,4 @@ public record Stats(List<Bean> beans) {
         }).thenComparing(Bean::type).thenComparing(Bean::name));
         return new Stats(List.copyOf(beans));
     }
-
-    /** The value of one attribute (tests, the health check); throws when there is no such attribute. */
-    public Object value(String type, String name, String attribute) {
-        for (Bean b : beans) {
-            if (b.type().equals(type) && b.name().equals(name)) {
-                for (Attr a : b.attributes()) {
-                    if (a.name().equals(attribute)) {
-                        return a.value();
-                    }
-                }
-            }
-        }
-        throw new IllegalArgumentException("no attribute " + attribute + " on " + type + " " + name);
-    }
 }

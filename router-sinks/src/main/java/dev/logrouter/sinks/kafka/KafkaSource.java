@@ -1,10 +1,10 @@
 package dev.logrouter.sinks.kafka;
 
-import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.pipeline.RingClaim;
 import dev.logrouter.core.source.Source;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -212,14 +212,9 @@ public final class KafkaSource implements Source {
     /** Publishes fetched records while the ring has room, in batches of one claim and one publish. */
     private void publish() {
         while (!fetched.isEmpty()) {
-            int n = (int) Math.min(Math.min(fetched.size(), MAX_BATCH), ring.remainingCapacity());
-            if (n <= 0) {
-                return;
-            }
-            long hi;
-            try {
-                hi = ring.tryNext(n);
-            } catch (InsufficientCapacityException e) {
+            int n = RingClaim.size(ring, fetched.size(), MAX_BATCH);
+            long hi = RingClaim.tryClaim(ring, n);
+            if (hi < 0) {
                 return;
             }
             long lo = hi - n + 1;
@@ -243,12 +238,7 @@ public final class KafkaSource implements Source {
                     trackerFor(r).add(seq, r.offset());
                 }
             } finally {
-                for (long s = seq; s <= hi; s++) { // only after an unexpected error: deliver nothing stale
-                    LogEvent e = ring.get(s);
-                    e.clear();
-                    e.addFlag(LogEvent.FLAG_DISCARD);
-                }
-                ring.publish(lo, hi);
+                RingClaim.publish(ring, lo, hi, seq);
             }
             received.add(n);
             bytes.add(sum);
