@@ -24,6 +24,9 @@
 #
 # Settings (environment, or the equivalent flag, e.g. --conns 4 --size 200):
 #   CONNS=10  SIZE=400  COUNT=1000000  FORMAT=rfc3164|rfc5424  RATE=0 (total msg/s, 0 = max)
+#   TLS=0|1 (1: the source speaks TLS with a fresh self-signed EC P-256 certificate made by openssl,
+#   TLS_PROTOCOL=TLSv1.3, TLS_PROVIDER=auto|jdk|openssl; loadgen --tls / loggen --use-ssl; handshakes happen
+#   before the measured part)
 #   LOADGEN=loadgen|loggen (LOGGEN_PATH=/usr/bin/loggen)   WARMUP=0 (messages first, not measured)
 #   RING_SIZE=4096  PARSE_WORKERS=1  IO_THREADS=1  WAIT_STRATEGY=backoff  BATCH_SIZE=1000  FLUSH_TIMEOUT=250ms
 #   ROUTER_JAVA_OPTS=""  ROUTER_JAR=router-server/target/logrouter.jar  BENCH_JAR=router-bench/target/router-bench.jar
@@ -41,6 +44,9 @@ COUNT=${COUNT:-1000000}
 FORMAT=${FORMAT:-rfc3164}
 RATE=${RATE:-0}
 LOADGEN=${LOADGEN:-loadgen}
+TLS=${TLS:-0}
+TLS_PROTOCOL=${TLS_PROTOCOL:-TLSv1.3}
+TLS_PROVIDER=${TLS_PROVIDER:-auto}
 WARMUP=${WARMUP:-0}
 RING_SIZE=${RING_SIZE:-4096}
 PARSE_WORKERS=${PARSE_WORKERS:-1}
@@ -117,6 +123,12 @@ trap 'exit 130' INT TERM
 PORT=$(free_port)
 
 # ---- config ------------------------------------------------------------------
+TLS_YAML=""
+if [ "$TLS" = 1 ]; then
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost \
+        -keyout "$TMP/server.key" -out "$TMP/server.pem" 2> "$TMP/openssl.err"
+    TLS_YAML="    tls: {cert-file: \"$TMP/server.pem\", key-file: \"$TMP/server.key\", protocols: [$TLS_PROTOCOL], provider: $TLS_PROVIDER}"
+fi
 cat > "$TMP/router.yaml" <<EOF
 # written by router-bench/e2e.sh
 sources:
@@ -124,6 +136,7 @@ sources:
     type: tcp
     bind: 127.0.0.1:$PORT
     framing: auto
+$TLS_YAML
 pipeline:
   ring-size: $RING_SIZE
   parse-workers: $PARSE_WORKERS
@@ -181,7 +194,9 @@ send() {
     local n=$1 out rc end elapsed
     set +e
     if [ "$LOADGEN" = loadgen ]; then
-        out=$(java -cp "$BENCH_JAR" dev.logrouter.bench.loadgen.LoadGen --host 127.0.0.1 --port "$PORT" \
+        local tls_flag=""
+        [ "$TLS" = 1 ] && tls_flag=--tls
+        out=$(java -cp "$BENCH_JAR" dev.logrouter.bench.loadgen.LoadGen --host 127.0.0.1 --port "$PORT" $tls_flag \
             --tcp --connections "$CONNS" --size "$SIZE" --count "$n" --rate "$RATE" --format "$FORMAT" \
             --timeout "$DRAIN_SECS" 2>> "$TMP/loadgen.err")
         rc=$?
@@ -194,7 +209,9 @@ send() {
         ((RATE > 0)) && per_conn_rate=$(((RATE + CONNS - 1) / CONNS))
         [ "$FORMAT" = rfc5424 ] && proto=-P
         # loggen: -n and -r are per connection; -I is only an upper bound here
-        timeout $((DRAIN_SECS + 60)) "$LOGGEN_BIN" -S $proto -s "$SIZE" -n $((n / CONNS)) -r "$per_conn_rate" \
+        local stream=-S
+        [ "$TLS" = 1 ] && stream=--use-ssl   # loggen: the ssl plugin replaces the socket plugin (-S)
+        timeout $((DRAIN_SECS + 60)) "$LOGGEN_BIN" $stream $proto -s "$SIZE" -n $((n / CONNS)) -r "$per_conn_rate" \
             -I $((DRAIN_SECS + 30)) --active-connections="$CONNS" 127.0.0.1 "$PORT" \
             > /dev/null 2> "$TMP/loggen.err"
         rc=$?

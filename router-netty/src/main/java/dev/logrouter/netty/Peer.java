@@ -1,20 +1,29 @@
 package dev.logrouter.netty;
 
+import dev.logrouter.core.event.FieldName;
+import dev.logrouter.core.event.FieldTable;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The sender's address as text bytes (an IP literal), computed once per connection (TCP) or per
- * change of sender (UDP) and copied into each event for HOST when the message names none.
+ * What a source knows of the sender, computed once per connection (TCP) or per change of sender (UDP) and
+ * copied into each event: the address as text bytes (an IP literal, for HOST when the message names none)
+ * and connection fields such as the TLS peer certificate's subject ({@code .tls.x509_cn}).
  *
  * <p>Threads: owned by one channel's event loop.
  */
 public final class Peer {
 
+    private static final FieldName[] NO_NAMES = new FieldName[0];
+    private static final byte[][] NO_VALUES = new byte[0][];
+
     private SocketAddress cachedFor;
     private byte[] text = new byte[0];
+    private FieldName[] fieldNames = NO_NAMES;
+    private byte[][] fieldValues = NO_VALUES;
 
     /** Updates the text if {@code address} differs from the last one; cheap when it does not. */
     public Peer update(SocketAddress address) {
@@ -32,5 +41,27 @@ public final class Peer {
 
     public byte[] text() {
         return text;
+    }
+
+    /** Sets the fields every event of this connection carries (once per connection, e.g. after a TLS handshake). */
+    public void setFields(FieldName[] names, String[] values) {
+        byte[][] v = new byte[values.length][];
+        for (int i = 0; i < values.length; i++) {
+            v[i] = values[i] == null ? null : values[i].getBytes(StandardCharsets.UTF_8);
+        }
+        fieldValues = v;
+        fieldNames = names.clone();
+    }
+
+    /** Writes the connection fields into {@code t} (nothing, and nothing allocated, when there are none). */
+    public void copyFieldsTo(FieldTable t) {
+        FieldName[] names = fieldNames;
+        byte[][] values = fieldValues;
+        for (int i = 0; i < names.length; i++) {
+            byte[] v = values[i];
+            if (v != null) {
+                t.set(names[i], v, 0, v.length, 0);
+            }
+        }
     }
 }

@@ -12,9 +12,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Publishes frames of one source into the ring: claims slots without blocking, clears each slot's
- * event, copies the frame's bytes and the sender address into it, stamps the receive time and the
- * source's sink mask. What found the ring full stays with the caller (TCP keeps it in the decoder and
- * pauses reading; UDP drops and counts it).
+ * event, copies the frame's bytes, the sender address and the connection's fields (TLS peer) into it,
+ * stamps the receive time and the source's sink mask. What found the ring full stays with the caller
+ * (TCP keeps it in the decoder and pauses reading; UDP drops and counts it).
  *
  * <p>Threads: shared by all event loops serving the source; lock-free (the ring is multi-producer,
  * counters are striped).
@@ -129,6 +129,7 @@ public final class RingPublisher {
         event.setPeer(p, 0, p.length);
         event.setSource(sourceId, sourceName, formatHint, sinkMask);
         event.setReceivedMillis(nowMillis);
+        peer.copyFieldsTo(event.fields());
     }
 
     private void fill(LogEvent event, ByteBuf frame, Peer peer, long nowMillis) {

@@ -52,6 +52,7 @@ public final class ComponentTypes {
         Map<String, Class<?>> sections = new LinkedHashMap<>();
         sections.put("top level", dev.logrouter.core.config.RouterConfig.class);
         SOURCES.forEach((name, type) -> sections.put("sources[] type: " + name, type));
+        sections.put("sources[] type: tcp .tls", dev.logrouter.netty.tls.TlsConfig.class);
         sections.put("pipeline", dev.logrouter.core.config.PipelineConfig.class);
         sections.put("routes[]", dev.logrouter.core.config.RouteConfig.class);
         // either kind of step may stand in either kind of chain; the headings say where each is meant to go

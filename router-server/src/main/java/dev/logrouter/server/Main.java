@@ -123,6 +123,15 @@ public final class Main {
         try {
             ComponentTypes.routes(cfg, new dev.logrouter.core.metrics.MetricRegistry());
             dev.logrouter.server.jmx.RemoteJmx.check(cfg.monitoring().jmx());
+            for (var source : cfg.sources()) {
+                if (source instanceof dev.logrouter.netty.tcp.TcpSourceConfig t && t.tls() != null) {
+                    try {
+                        dev.logrouter.netty.tls.ServerTls.check(t.tls()); // loads the files: bad ones fail here
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("source " + t.name() + ": " + e.getMessage(), e);
+                    }
+                }
+            }
         } catch (IllegalArgumentException e) {
             throw new ConfigException(origin + ": " + e.getMessage(), e);
         }

@@ -14,6 +14,7 @@ import dev.logrouter.core.pipeline.SinkHandler;
 import dev.logrouter.core.route.RouteEvaluator;
 import dev.logrouter.core.route.Routes;
 import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.source.Source;
 import dev.logrouter.netty.NettyTransport;
@@ -94,19 +95,24 @@ public final class Router {
         }
         List<SinkBinding> sinks = new ArrayList<>();
         for (SinkConfig sc : cfg.sinks()) {
-            sinks.add(new SinkBinding(sc.name(), sc.flushPolicy(), createSink(sc, zone)));
+            // one dead-letter file per sink, shared by the sink (items it can never write) and its handler (items
+            // given up after max-retries)
+            DeadLetterFile deadLetters = new DeadLetterFile(sc.name(), sc.deadLetter(), metrics.group("Sink", sc.name()));
+            sinks.add(new SinkBinding(sc.name(), sc.flushPolicy(), createSink(sc, zone, deadLetters), sc.maxRetries(),
+                    deadLetters));
         }
-        pipeline = new Pipeline(cfg.pipeline(), parsers, serial, cfg.patterndb().tick().millis(), sinks, metrics,
-                Clock.SYSTEM);
+        pipeline = new Pipeline(cfg.pipeline().resolveFieldLength(cfg.largestMessageSize()), parsers, serial,
+                cfg.patterndb().tick().millis(), sinks, metrics, Clock.SYSTEM);
         transport = new NettyTransport(cfg.pipeline().ioThreads());
         for (int i = 0; i < cfg.sources().size(); i++) {
             // the parse workers set each event's sinks from the routes; sources publish with none
             sources.add(createSource(cfg.sources().get(i), i, 0L));
         }
         MetricGroup health = metrics.group("Router", "main");
-        health.text("state", "STARTING, RUNNING, DEGRADED (a sink is retrying after a failure: see degradedBy), or "
-                + "STOPPING.", this::state);
-        health.text("degradedBy", "The sinks retrying now and their last error, empty when none.", this::degradedBy);
+        health.text("state", "STARTING, RUNNING, DEGRADED (a sink is retrying after a failure, or giving failing "
+                + "items up after max-retries: see degradedBy), or STOPPING.", this::state);
+        health.text("degradedBy", "The sinks retrying or giving up now and their last error, empty when none.",
+                this::degradedBy);
         health.gauge("uptimeSeconds", "Seconds since the router started (0 before).",
                 () -> startMillis == 0 ? 0 : (System.currentTimeMillis() - startMillis) / 1000);
         health.gauge("startTime", "When the router started, in milliseconds since the epoch (0 before).",
@@ -121,7 +127,7 @@ public final class Router {
         String p = phase;
         if (p.equals("RUNNING")) {
             for (SinkHandler h : pipeline.sinkHandlers()) {
-                if (h.retrying()) {
+                if (h.degraded()) {
                     return "DEGRADED";
                 }
             }
@@ -132,22 +138,22 @@ public final class Router {
     private String degradedBy() {
         StringBuilder b = new StringBuilder();
         for (SinkHandler h : pipeline.sinkHandlers()) {
-            if (h.retrying()) {
+            if (h.degraded()) {
                 b.append(b.isEmpty() ? "" : "; ").append("sink ").append(h.name()).append(": ").append(h.lastError());
             }
         }
         return b.toString();
     }
 
-    private Sink createSink(SinkConfig sc, ZoneId zone) {
+    private Sink createSink(SinkConfig sc, ZoneId zone, DeadLetterFile deadLetters) {
         if (sc instanceof FileSinkConfig f) {
             return new FileSink(f, zone, Clock.SYSTEM, metrics.group("Sink", f.name()));
         }
         if (sc instanceof KafkaSinkConfig k) {
-            return new KafkaSink(k, zone, metrics.group("Sink", k.name()));
+            return new KafkaSink(k, zone, metrics.group("Sink", k.name()), deadLetters);
         }
         if (sc instanceof ElasticsearchSinkConfig e) {
-            return new ElasticsearchSink(e, zone, metrics.group("Sink", e.name()));
+            return new ElasticsearchSink(e, zone, metrics.group("Sink", e.name()), deadLetters);
         }
         if (sc instanceof HdfsSinkConfig h) {
             return new HdfsSink(h, zone, Clock.SYSTEM, metrics.group("Sink", h.name()));

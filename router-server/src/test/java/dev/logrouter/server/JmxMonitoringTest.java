@@ -154,6 +154,8 @@ class JmxMonitoringTest {
         m.put("Source/net/partialFrames", 0L);
         m.put("Source/net/acceptedConnections", 2L);
         m.put("Source/net/rejectedConnections", 0L);
+        m.put("Source/net/rejectedPerIpConnections", 0L);
+        m.put("Source/net/idleClosed", 0L);
         m.put("Source/net/pauses", 0L);
         m.put("Source/net/ioErrors", 0L);
         m.put("Source/net/abandoned", 0L);
@@ -165,6 +167,8 @@ class JmxMonitoringTest {
         m.put("Ring/main/stageErrors", 0L);
         m.put("Stage/parse-0/parsed", 5L);
         m.put("Stage/parse-0/parseErrors", 0L);
+        m.put("Stage/parse-0/fieldsDropped", 0L);
+        m.put("Stage/parse-0/valuesTruncated", 0L);
         m.put("Routes/main/unrouted", 1L);
         m.put("Routes/main/stepErrors", 0L);
         m.put("Route/app/matched", 4L);
@@ -177,6 +181,9 @@ class JmxMonitoringTest {
         m.put("Sink/files/failures", 0L);
         m.put("Sink/files/retries", 0L);
         m.put("Sink/files/lost", 0L);
+        m.put("Sink/files/givenUp", 0L);
+        m.put("Sink/files/deadLettered", 0L);
+        m.put("Sink/files/deadLetterFailures", 0L);
         m.put("Sink/files/filesOpened", 2L);
         m.put("Sink/files/filesClosedIdle", 0L);
         m.put("Sink/files/filesEvicted", 0L);

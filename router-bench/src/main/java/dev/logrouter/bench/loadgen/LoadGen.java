@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Command-line syslog load generator in the manner of syslog-ng's {@code loggen}: N parallel TCP or UDP
+ * Command-line syslog load generator in the manner of syslog-ng's {@code loggen}: N parallel TCP, TLS or UDP
  * connections to a loopback port, fixed-size RFC 3164 (LF framed) or RFC 5424 (octet counted) messages carrying
  * a per-connection sequence number, optional total rate, bounded by a count or a duration.
  *
@@ -118,6 +118,7 @@ public final class LoadGen {
                 MessageBatch batch = new MessageBatch(options.format(), framing, options.size(), capacity, i, pid);
                 senders.add(options.udp()
                         ? new UdpSender(target, batch, options.countFor(i), options.rateFor(i))
+                        : options.tls() ? new TlsSender(target, batch, options.countFor(i), options.rateFor(i))
                         : new TcpSender(target, batch, options.countFor(i), options.rateFor(i)));
             }
         } catch (IOException | RuntimeException e) {

@@ -21,10 +21,11 @@ import java.util.Set;
  * @param format      syslog header format
  * @param timeoutNanos hard limit past the planned end (count mode: past the start) before giving up
  * @param progress    print a per-second rate line to stderr
+ * @param tls         TCP over TLS (RFC 5425), trusting any server certificate (loopback benchmarks only)
  */
 public record LoadGenOptions(InetAddress address, int port, boolean udp, int connections, int size, long rate,
                              long count, long durationNanos, SyslogFormat format, long timeoutNanos,
-                             boolean progress) {
+                             boolean progress, boolean tls) {
 
     /** Duration used when neither {@code --count} nor {@code --duration} is given. */
     static final long DEFAULT_DURATION_SECONDS = 10;
@@ -38,6 +39,7 @@ public record LoadGenOptions(InetAddress address, int port, boolean udp, int con
             "  --host ADDR          loopback address to connect to (127.0.0.0/8, ::1, localhost) [127.0.0.1]",
             "  --port N, -p N       destination port (required)",
             "  --tcp | --udp        transport [tcp]",
+            "  --tls                TCP over TLS (RFC 5425), any server certificate accepted (loopback only)",
             "  --connections N, -c N  parallel connections, one thread each [1]",
             "  --size BYTES, -s N   message size on the wire incl. framing (LF or octet count) [256]",
             "  --rate N, -r N       total messages per second, 0 = unlimited [0]",
@@ -65,6 +67,7 @@ public record LoadGenOptions(InetAddress address, int port, boolean udp, int con
         SyslogFormat format = SyslogFormat.RFC3164;
         double timeout = 300;
         boolean progress = false;
+        boolean tls = false;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             String inline = null;
@@ -77,6 +80,7 @@ public record LoadGenOptions(InetAddress address, int port, boolean udp, int con
                 case "--tcp", "-t" -> udp = false;
                 case "--udp", "-u" -> udp = true;
                 case "--progress" -> progress = true;
+                case "--tls" -> tls = true;
                 case "--help", "-h" -> throw new IllegalArgumentException("");
                 default -> {
                     if (!name.startsWith("-") || !VALUE_OPTIONS.contains(name)) {
@@ -108,11 +112,14 @@ public record LoadGenOptions(InetAddress address, int port, boolean udp, int con
         if (port < 0) {
             throw new IllegalArgumentException("--port is required");
         }
+        if (tls && udp) {
+            throw new IllegalArgumentException("--tls needs TCP");
+        }
         if (count == 0 && duration == 0) {
             duration = DEFAULT_DURATION_SECONDS;
         }
         return new LoadGenOptions(loopback(host), port, udp, connections, size, rate, count,
-                (long) (duration * 1e9), format, (long) (timeout * 1e9), progress);
+                (long) (duration * 1e9), format, (long) (timeout * 1e9), progress, tls);
     }
 
     /** Resolves {@code host} without DNS and refuses anything that is not a loopback address. */

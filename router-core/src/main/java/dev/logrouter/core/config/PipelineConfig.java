@@ -24,7 +24,25 @@ public record PipelineConfig(
         Integer ioThreads,
         @Option(doc = "Zone for timestamps that carry no offset and for R_ date macros; empty = the system zone.",
                 defaultValue = "''")
-        String timeZone) {
+        String timeZone,
+        @Option(doc = "Most name-value pairs one event keeps (structured data, parser output, rewrites and PatternDB "
+                + "values together). A new name beyond it is dropped: counted in fieldsDropped of the stage, the "
+                + "event tagged .limit.max-fields. 1000 is far more than real logs carry and is Elasticsearch's "
+                + "default field limit per index; it bounds memory, since each ring slot keeps its table at the "
+                + "largest size it carried (about 40 bytes per pair: 160 MiB for 4096 slots at the limit), where "
+                + "a hostile 64 KiB JSON array of digits would make 32,000 pairs.", defaultValue = "1000")
+        Integer maxFields,
+        @Option(doc = "Longest value of a name-value pair in bytes. A longer value is cut to it at a UTF-8 character "
+                + "boundary: counted in valuesTruncated of the stage, the event tagged .limit.max-field-length. "
+                + "0 = the larger of 64KiB and the largest max-message-size of the sources: a value parsed out of a "
+                + "message is never longer than the message, so then only values composed by templates (rewrite "
+                + "set, PatternDB) can be cut, and raising max-message-size never cuts parsed values. Set it lower "
+                + "to cap values for a store downstream (Lucene refuses terms over 32766 bytes).",
+                defaultValue = "0")
+        ByteSize maxFieldLength) {
+
+    /** The value limit {@code max-field-length: 0} stands for when no source accepts longer messages. */
+    public static final int DEFAULT_FIELD_LENGTH = 64 * 1024;
 
     public PipelineConfig {
         if (ringSize != null && (ringSize < 64 || Integer.bitCount(ringSize) != 1)) {
@@ -35,6 +53,12 @@ public record PipelineConfig(
         }
         if (ioThreads != null && ioThreads < 0) {
             throw new IllegalArgumentException("io-threads must be >= 0, got " + ioThreads);
+        }
+        if (maxFields != null && (maxFields < 1 || maxFields > 1_000_000)) {
+            throw new IllegalArgumentException("max-fields must be 1..1000000, got " + maxFields);
+        }
+        if (maxFieldLength != null && maxFieldLength.bytes() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("max-field-length must be below 2GiB, got " + maxFieldLength);
         }
         if (timeZone != null && !timeZone.isEmpty()) {
             try {
@@ -48,6 +72,32 @@ public record PipelineConfig(
     /** The configured zone or the system default. */
     public java.time.ZoneId zone() {
         return timeZone == null || timeZone.isEmpty() ? java.time.ZoneId.systemDefault() : java.time.ZoneId.of(timeZone);
+    }
+
+    /**
+     * The longest value in bytes an event's name-value pair keeps: {@code max-field-length}, or when that is 0 (or
+     * unset) {@link #DEFAULT_FIELD_LENGTH}; {@link #resolveFieldLength} replaces 0 by what the sources accept.
+     */
+    public int fieldLengthLimit() {
+        return maxFieldLength == null || maxFieldLength.bytes() == 0 ? DEFAULT_FIELD_LENGTH : maxFieldLength.intBytes();
+    }
+
+    /**
+     * This configuration with {@code max-field-length: 0} resolved: the larger of {@link #DEFAULT_FIELD_LENGTH} and
+     * {@code largestMessage} (the largest max-message-size of the sources). A configured length is kept.
+     */
+    public PipelineConfig resolveFieldLength(long largestMessage) {
+        if (maxFieldLength != null && maxFieldLength.bytes() > 0) {
+            return this;
+        }
+        long bytes = Math.min(Integer.MAX_VALUE, Math.max(DEFAULT_FIELD_LENGTH, largestMessage));
+        return new PipelineConfig(ringSize, parseWorkers, waitStrategy, ioThreads, timeZone, maxFields,
+                new ByteSize(bytes));
+    }
+
+    /** The most name-value pairs an event keeps ({@code max-fields}; unlimited when unset). */
+    public int fieldCountLimit() {
+        return maxFields == null ? Integer.MAX_VALUE : maxFields;
     }
 
     /** Wait strategies. */

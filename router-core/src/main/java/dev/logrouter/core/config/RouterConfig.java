@@ -32,4 +32,18 @@ public record RouterConfig(
         List<SinkConfig> sinks,
         @Option(doc = "JMX and statistics.", defaultValue = "{}")
         MonitoringConfig monitoring) {
+
+    /**
+     * The largest {@code max-message-size} of the sources in bytes (0 when none declares one): what
+     * {@code pipeline.max-field-length: 0} stands for, at least 64 KiB.
+     */
+    public long largestMessageSize() {
+        long max = 0;
+        for (SourceConfig sc : sources) {
+            if (sc.maxMessageSize() != null) {
+                max = Math.max(max, sc.maxMessageSize().bytes());
+            }
+        }
+        return max;
+    }
 }

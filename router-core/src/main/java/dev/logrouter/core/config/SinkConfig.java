@@ -5,16 +5,44 @@ import dev.logrouter.core.sink.FlushPolicy;
 
 /**
  * Configuration of one sink. The YAML {@code type} key selects the implementing record; sink modules
- * register their types with {@link ConfigLoader}. Every sink has the batching options.
+ * register their types with {@link ConfigLoader}. Every sink has the batching options and the failure options
+ * {@code max-retries} and {@code dead-letter} (declared with {@link #MAX_RETRIES_DOC} and {@link #DEAD_LETTER_DOC}).
  *
  * <p>Threads: immutable, any thread.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 public interface SinkConfig {
 
+    /** The documentation of every sink's {@code max-retries} option. */
+    String MAX_RETRIES_DOC = "Retries of a failing append or flush (backoff 10 ms doubling to 5 s) before the sink "
+            + "gives its item up: -1 retries forever, holding the ring, so the sources pause and nothing is lost "
+            + "(syslog-ng flow-control, rsyslog action.resumeRetryCount -1). N >= 0: after N retries the event "
+            + "(a failed append) or the pending batch (a failed flush) is written to dead-letter with the reason, "
+            + "counted (givenUp, deadLettered), and the sink goes on; until its next successful append or flush "
+            + "each failing item is given up at once, without retries, so that one broken sink does not slow the "
+            + "others (as rsyslog discards while an action is suspended; syslog-ng would drop from a full "
+            + "destination queue). Starting the sink is always retried.";
+
+    /** The common part of every sink's {@code dead-letter} documentation. */
+    String DEAD_LETTER_DOC = "JSON-lines file for the items this sink gives up on after max-retries, one per line "
+            + "with the reason; default data/dead-letter/<name>.jsonl.";
+
     /** Unique name: names the sink's counters and is used in routes' {@code to}. */
     String name();
 
     /** The sink's batching: count, bytes and age limits of a batch. */
     FlushPolicy flushPolicy();
+
+    /** {@code max-retries}: -1 retries forever (lossless), N >= 0 gives an item up after N retries. */
+    Integer maxRetries();
+
+    /** {@code dead-letter}: the dead-letter file, or null for {@code data/dead-letter/<name>.jsonl}. */
+    String deadLetter();
+
+    /** Checks a {@code max-retries} value (null: not given yet). */
+    static void checkMaxRetries(Integer maxRetries) {
+        if (maxRetries != null && maxRetries < -1) {
+            throw new IllegalArgumentException("max-retries must be -1 (forever) or >= 0, got " + maxRetries);
+        }
+    }
 }

@@ -13,4 +13,12 @@ public interface SourceConfig {
 
     /** Unique name: names the source's counters and is used in routes' {@code from}. */
     String name();
+
+    /**
+     * The longest message this source accepts, or null when it sets no such limit (the pipeline sizes its default
+     * {@code max-field-length} from it). Source records with a {@code maxMessageSize} component implement it.
+     */
+    default ByteSize maxMessageSize() {
+        return null;
+    }
 }

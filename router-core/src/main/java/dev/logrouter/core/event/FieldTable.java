@@ -23,6 +23,14 @@ import java.util.Arrays;
  * bumping the generation instead of wiping it; {@link #rollback()} and {@link #unset} rebuild it from the
  * entries that remain.
  *
+ * <p>Limits ({@link #setLimits}, {@code pipeline.max-fields} and {@code pipeline.max-field-length} on ring slots):
+ * a name that would be entry number {@code maxFields + 1} is dropped (its set and appends write nothing and return
+ * or take entry {@code -1}), and a value longer than {@code maxValueLength} bytes is cut to at most that many, at a
+ * UTF-8 character boundary (the rest of a value composed with {@link #begin} is dropped once it is cut). Each table
+ * counts its hits since {@link #clear()} ({@link #fieldsDropped()}, {@link #valuesTruncated()}); the stage that
+ * wrote the event adds them to its counters, so no shared counter is touched per write. The checks are one
+ * comparison per new name and one per value or appended chunk. A fresh table has no limits.
+ *
  * <p>Threads: written by the one parse worker that owns the event, read afterwards by sinks; never shared
  * concurrently.
  */
@@ -52,22 +60,90 @@ public final class FieldTable {
     private int markData;
     private int[] undo = new int[16];
     private int undoLength;
+    private int markDropped;
+    private int markTruncated;
+
+    // limits, and what hit them since clear()
+    private int maxFields = Integer.MAX_VALUE;
+    private int maxValueLength = Integer.MAX_VALUE;
+    /** Bytes the value begun last may still take; -1 once it was cut, or when its field was dropped. */
+    private int valueRoom = Integer.MAX_VALUE;
+    private int fieldsDropped;
+    private int valuesTruncated;
+    /** How far {@link #dataLength} may grow in the open transaction (no limit outside one). */
+    private long dataLimit = Long.MAX_VALUE;
+
+    /**
+     * Thrown, as one shared instance without a stack trace, when a write would take a transaction past the byte
+     * budget given to {@link #beginTransaction(int)}; the table is then as it was before the write, and
+     * {@link #rollback()} undoes the transaction.
+     */
+    public static final class OverBudgetException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+        public static final OverBudgetException INSTANCE = new OverBudgetException();
+
+        private OverBudgetException() {
+            super("the field table's byte budget for this transaction is spent", null, false, false);
+        }
+    }
 
     public void clear() {
         dataLength = 0;
         count = 0;
         inTransaction = false;
+        fieldsDropped = 0;
+        valuesTruncated = 0;
+        dataLimit = Long.MAX_VALUE;
         forgetIndex();
     }
 
     /**
-     * Makes this table a copy of {@code src} (names, values, tags and order; no open transaction), reusing its
-     * arrays when large enough. Cold path: correlation copies whole events.
+     * Limits what this table keeps: at most {@code maxFields} entries and {@code maxValueLength} bytes per value
+     * (see the class comment). Set once per ring slot when the pipeline is built, not per message; kept by
+     * {@link #clear()}.
+     */
+    public void setLimits(int maxFields, int maxValueLength) {
+        if (maxFields < 0 || maxValueLength < 0) {
+            throw new IllegalArgumentException("limits must not be negative: " + maxFields + ", " + maxValueLength);
+        }
+        this.maxFields = maxFields;
+        this.maxValueLength = maxValueLength;
+        this.valueRoom = maxValueLength;
+    }
+
+    /** The most entries this table keeps ({@link Integer#MAX_VALUE} when unlimited). */
+    public int maxFields() {
+        return maxFields;
+    }
+
+    /** The longest value in bytes this table keeps ({@link Integer#MAX_VALUE} when unlimited). */
+    public int maxValueLength() {
+        return maxValueLength;
+    }
+
+    /** New names dropped because the table held {@link #maxFields()} entries, since {@link #clear()}. */
+    public int fieldsDropped() {
+        return fieldsDropped;
+    }
+
+    /** Values cut to {@link #maxValueLength()}, since {@link #clear()}. */
+    public int valuesTruncated() {
+        return valuesTruncated;
+    }
+
+    /**
+     * Makes this table a copy of {@code src} (names, values, tags and order, and its limits; no open transaction),
+     * reusing its arrays when large enough. The copy's hit counts start at zero: they were counted on {@code src}.
+     * Cold path: correlation copies whole events.
      */
     public void copyFrom(FieldTable src) {
         if (src == this) {
             return;
         }
+        setLimits(src.maxFields, src.maxValueLength);
+        fieldsDropped = 0;
+        valuesTruncated = 0;
         if (data.length < src.dataLength) {
             data = new byte[src.dataLength];
         }
@@ -131,22 +207,41 @@ public final class FieldTable {
      * {@link #unset}.
      */
     public void beginTransaction() {
+        beginTransaction(Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #beginTransaction()}, and the names and values written in the transaction may take at most
+     * {@code maxBytes} bytes (dead values overwritten in it included): a write past that throws
+     * {@link OverBudgetException}, so that input which names many fields after one long path cannot make the
+     * table grow without bound before the writer notices.
+     */
+    public void beginTransaction(int maxBytes) {
         inTransaction = true;
         markCount = count;
         markData = dataLength;
+        markDropped = fieldsDropped;
+        markTruncated = valuesTruncated;
         undoLength = 0;
+        dataLimit = (long) dataLength + maxBytes;
     }
 
     /** Keeps what was set since {@link #beginTransaction()}. */
     public void commit() {
         inTransaction = false;
+        dataLimit = Long.MAX_VALUE;
     }
 
-    /** Forgets what was set since {@link #beginTransaction()}: new entries go, overwritten values return. */
+    /**
+     * Forgets what was set since {@link #beginTransaction()}: new entries go, overwritten values return, and limit
+     * hits since then are no longer counted (nothing they cut is kept).
+     */
     public void rollback() {
         if (!inTransaction) {
             return;
         }
+        fieldsDropped = markDropped;
+        valuesTruncated = markTruncated;
         for (int u = undoLength - 4; u >= 0; u -= 4) {
             int i = undo[u];
             valOff[i] = undo[u + 1];
@@ -157,6 +252,7 @@ public final class FieldTable {
         count = markCount;
         dataLength = markData;
         inTransaction = false;
+        dataLimit = Long.MAX_VALUE;
         if (removed) {
             rebuildIndex();
         }
@@ -209,10 +305,21 @@ public final class FieldTable {
     }
 
     /**
-     * Sets {@code name} to {@code value}; returns the entry index.
+     * Sets {@code name} to {@code value}; returns the entry index, or -1 when the name was new and the table full.
      */
     public int set(byte[] name, int nOff, int nLen, byte[] value, int vOff, int vLen, int entryTag) {
-        int i = entry(name, nOff, nLen, name, 0, 0);
+        return put(entry(name, nOff, nLen, name, 0, 0), value, vOff, vLen, entryTag);
+    }
+
+    /** Stores a value (cut to the limit) in entry {@code i}; nothing when {@code i} is -1 (a dropped field). */
+    private int put(int i, byte[] value, int vOff, int vLen, int entryTag) {
+        if (i < 0) {
+            return i;
+        }
+        if (vLen > maxValueLength) {
+            vLen = utf8Prefix(value, vOff, maxValueLength);
+            valuesTruncated++;
+        }
         saveForUndo(i);
         valOff[i] = append(value, vOff, vLen);
         valLen[i] = vLen;
@@ -221,17 +328,29 @@ public final class FieldTable {
     }
 
     /**
+     * The length of the longest prefix of {@code b[off, off + max]} that is at most {@code max} bytes and does not
+     * end inside a UTF-8 sequence, {@code b[off + max]} being the first byte that does not fit: when that byte
+     * continues a sequence, the cut moves back to the sequence's lead byte. Bytes that are not valid UTF-8 there
+     * are cut at {@code max}.
+     */
+    static int utf8Prefix(byte[] b, int off, int max) {
+        int cut = max;
+        for (int k = 0; k < 3 && cut > 0 && (b[off + cut] & 0xC0) == 0x80; k++) {
+            cut--;
+        }
+        if (cut == max) {
+            return max;
+        }
+        return (b[off + cut] & 0xC0) == 0xC0 ? cut : max;
+    }
+
+    /**
      * Sets the name made of {@code head} followed by {@code tail} (a parser's prefix and a key, say) to
      * {@code value}, without the caller joining them first; returns the entry index.
      */
     public int set(byte[] head, int hOff, int hLen, byte[] tail, int tOff, int tLen,
             byte[] value, int vOff, int vLen, int entryTag) {
-        int i = entry(head, hOff, hLen, tail, tOff, tLen);
-        saveForUndo(i);
-        valOff[i] = append(value, vOff, vLen);
-        valLen[i] = vLen;
-        tag[i] = entryTag;
-        return i;
+        return put(entry(head, hOff, hLen, tail, tOff, tLen), value, vOff, vLen, entryTag);
     }
 
     /** As {@link #set(byte[], int, int, byte[], int, int, int)} for a name resolved at configuration time. */
@@ -239,12 +358,7 @@ public final class FieldTable {
         byte[] n = name.bytes();
         ensureData(n.length);
         System.arraycopy(n, 0, data, dataLength, n.length);
-        int i = entryAt(dataLength, n.length, name.hash());
-        saveForUndo(i);
-        valOff[i] = append(value, vOff, vLen);
-        valLen[i] = vLen;
-        tag[i] = entryTag;
-        return i;
+        return put(entryAt(dataLength, n.length, name.hash()), value, vOff, vLen, entryTag);
     }
 
     /** Convenience for tests and cold paths. */
@@ -254,9 +368,17 @@ public final class FieldTable {
         return set(n, 0, n.length, v, 0, v.length, 0);
     }
 
-    /** Starts a value that the caller composes byte by byte with {@link #appendToValue}; returns the entry. */
+    /**
+     * Starts a value that the caller composes byte by byte with {@link #appendToValue}; returns the entry, or -1
+     * when the name was new and the table full (appends to -1 write nothing).
+     */
     public int begin(byte[] name, int nOff, int nLen, int entryTag) {
         int i = entry(name, nOff, nLen, name, 0, 0);
+        if (i < 0) {
+            valueRoom = -1;
+            return i;
+        }
+        valueRoom = maxValueLength;
         saveForUndo(i);
         valOff[i] = dataLength;
         valLen[i] = 0;
@@ -270,16 +392,62 @@ public final class FieldTable {
      */
     public void appendToValue(int i, byte b) {
         ensureData(1);
-        data[dataLength++] = b;
+        data[dataLength] = b;
+        if (valueRoom < 1) {
+            cutOpenValue(i);
+            return;
+        }
+        valueRoom--;
+        dataLength++;
         valLen[i]++;
     }
 
     /** Appends bytes to the value of entry {@code i}, under the same rule as {@link #appendToValue(int, byte)}. */
     public void appendToValue(int i, byte[] src, int off, int len) {
+        int room = valueRoom;
+        if (len > room) {
+            if (room >= 0) {
+                // what fits, and the first byte that does not (to find a character boundary)
+                ensureData(room + 1);
+                System.arraycopy(src, off, data, dataLength, room + 1);
+                cutOpenValue(i);
+            }
+            return;
+        }
+        valueRoom = room - len;
         ensureData(len);
         System.arraycopy(src, off, data, dataLength, len);
         dataLength += len;
         valLen[i] += len;
+    }
+
+    /**
+     * Ends the value being composed in entry {@code i} at the limit: called when the bytes after its end in the data
+     * hold at least {@link #valueRoom} + 1 new ones (what would fit and the first byte that does not), or when its
+     * field was dropped or its value already cut ({@code valueRoom < 0}: nothing is kept). Cold: once per value.
+     */
+    private void cutOpenValue(int i) {
+        int room = valueRoom;
+        if (room < 0) {
+            return;
+        }
+        int v = valOff[i];
+        int kept = utf8Prefix(data, v, valLen[i] + room);
+        valLen[i] = kept;
+        dataLength = v + kept;
+        valueRoom = -1;
+        valuesTruncated++;
+    }
+
+    /** Takes {@code n} bytes just encoded after the end of the value of entry {@code i}, or cuts the value there. */
+    private void encoded(int i, int n) {
+        if (n > valueRoom) {
+            cutOpenValue(i);
+            return;
+        }
+        valueRoom -= n;
+        valLen[i] += n;
+        dataLength += n;
     }
 
     /**
@@ -288,25 +456,19 @@ public final class FieldTable {
      */
     public void appendUtf8ToValue(int i, char[] c, int off, int n) {
         ensureData(Utf8Encoder.maxBytes(n));
-        int to = Utf8Encoder.encode(c, off, n, data, dataLength);
-        valLen[i] += to - dataLength;
-        dataLength = to;
+        encoded(i, Utf8Encoder.encode(c, off, n, data, dataLength) - dataLength);
     }
 
     /** As {@link #appendUtf8ToValue(int, char[], int, int)}, from a {@link CharSequence}. */
     public void appendUtf8ToValue(int i, CharSequence c, int off, int n) {
         ensureData(Utf8Encoder.maxBytes(n));
-        int to = Utf8Encoder.encode(c, off, n, data, dataLength);
-        valLen[i] += to - dataLength;
-        dataLength = to;
+        encoded(i, Utf8Encoder.encode(c, off, n, data, dataLength) - dataLength);
     }
 
     /** Appends one char encoded as UTF-8 to the value of entry {@code i} (same rule as the others). */
     public void appendUtf8ToValue(int i, char c) {
         ensureData(Utf8Encoder.maxBytes(1));
-        int to = Utf8Encoder.encode(c, data, dataLength);
-        valLen[i] += to - dataLength;
-        dataLength = to;
+        encoded(i, Utf8Encoder.encode(c, data, dataLength) - dataLength);
     }
 
     /**
@@ -323,10 +485,16 @@ public final class FieldTable {
         if (tLen > 0) {
             System.arraycopy(tail, tOff, d, at + hLen, tLen);
         }
+        if (nLen > 5 && d[at] == '.' && d[at + 1] == 't' && d[at + 2] == 'l' && d[at + 3] == 's' && d[at + 4] == '.') {
+            return -1; // reserved for the TLS source (set through a FieldName): content must not forge or replace it
+        }
         return entryAt(at, nLen, hash(d, at, nLen));
     }
 
-    /** The entry for the name just copied to {@code data[at, at + nLen)}, whose hash is {@code h}. */
+    /**
+     * The entry for the name just copied to {@code data[at, at + nLen)}, whose hash is {@code h}; -1 (counted) when it
+     * is new and the table holds {@link #maxFields} entries.
+     */
     private int entryAt(int at, int nLen, int h) {
         byte[] d = data;
         int[] gens = slotGen;
@@ -342,6 +510,10 @@ public final class FieldTable {
             s = (s + 1) & mask;
         }
         int i = count;
+        if (i >= maxFields) {
+            fieldsDropped++;
+            return -1;
+        }
         ensureEntries(i + 1);
         nameOff[i] = at;
         nameLen[i] = nLen;
@@ -480,6 +652,9 @@ public final class FieldTable {
     }
 
     private void ensureData(int extra) {
+        if ((long) dataLength + extra > dataLimit) {
+            throw OverBudgetException.INSTANCE;
+        }
         if (dataLength + extra > data.length) {
             data = Arrays.copyOf(data, Math.max(dataLength + extra, data.length * 2));
         }

@@ -13,9 +13,19 @@ import dev.logrouter.core.template.Template;
  * under a prefix, and on failure leave the event exactly as it was (the table is rolled back), add the
  * tag {@code .parse.<type>.failed} and count it. A failure never throws out of {@link #parse}.
  *
+ * <p>The names and values a parser writes for one message may take at most {@link #OUTPUT_PER_INPUT_BYTE} bytes
+ * per input byte plus {@link #OUTPUT_EXTRA} bytes in the event's field table; more is a failure. Flattened
+ * names repeat the path of their parents, so without this bound a 64 KiB JSON or XML message with one long
+ * key above thousands of short members made the table (which a ring slot keeps) grow by hundreds of MB.
+ *
  * <p>Threads: one instance per parse worker; {@link #parse} is called by that worker only.
  */
 public abstract class FieldParser implements EventParser {
+
+    /** Field-table bytes a parser may write per byte of its input (see the class comment). */
+    public static final int OUTPUT_PER_INPUT_BYTE = 32;
+    /** Field-table bytes a parser may write whatever its input's size. */
+    public static final int OUTPUT_EXTRA = 64 * 1024;
 
     /** The input template meaning "the message text", which is read in place without rendering. */
     public static final String MSG_INPUT = "${MSG}";
@@ -25,6 +35,8 @@ public abstract class FieldParser implements EventParser {
     private final int failedTag;
     private final Counter parsed;
     private final Counter failed;
+    /** The output budget of the message being parsed. */
+    private int outputBudget;
     /** Where subclasses write their fields; reset to the prefix for every message. */
     protected final FieldWriter out;
 
@@ -60,13 +72,13 @@ public abstract class FieldParser implements EventParser {
             len = inputBuffer.length();
         }
         FieldTable table = event.fields();
-        table.beginTransaction();
-        out.reset(table);
+        begin(table, len);
         boolean ok;
         try {
             ok = parse(in, off, len, event);
         } catch (RuntimeException e) {
-            // a parser bug or a limit hit deep inside a library: the message is kept, the failure counted
+            // the output budget spent (FieldTable.OverBudgetException), a parser bug or a limit hit deep inside a
+            // library: the message is kept, the failure counted
             ok = false;
         }
         if (ok) {
@@ -79,6 +91,13 @@ public abstract class FieldParser implements EventParser {
         }
     }
 
+    /** Opens the message's transaction on {@code table}, with the output budget of {@code len} input bytes. */
+    final void begin(FieldTable table, int len) {
+        outputBudget = outputBudget(len);
+        table.beginTransaction(outputBudget);
+        out.reset(table);
+    }
+
     /**
      * Undoes everything written for this message so far and starts again from an empty output (for a parser
      * that tries a fast path first and falls back to a general one).
@@ -86,8 +105,13 @@ public abstract class FieldParser implements EventParser {
     protected final void discardOutput() {
         FieldTable table = out.table();
         table.rollback();
-        table.beginTransaction();
+        table.beginTransaction(outputBudget);
         out.reset(table);
+    }
+
+    /** The field-table bytes a parser may write for an input of {@code inputLength} bytes. */
+    public static int outputBudget(int inputLength) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) OUTPUT_PER_INPUT_BYTE * inputLength + OUTPUT_EXTRA);
     }
 
     /**

@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Writes a parser's output into an event's {@link FieldTable}: names are built as the parser's prefix
  * followed by path segments ({@code .json.} + {@code user} + {@code .} + {@code id}), values are copied
- * from bytes or encoded from chars. Nothing is allocated once the buffers are warm.
+ * from bytes or encoded from chars. Nothing is allocated once the buffers are warm. The event's field limits
+ * ({@code pipeline.max-fields}, {@code max-field-length}) are applied by the table itself, to every writer alike.
  *
  * <p>Threads: one instance per parser instance, used by its parse worker only.
  */

@@ -9,7 +9,7 @@ import dev.logrouter.core.parse.EventParser;
 /**
  * Parse stage, one of {@code n} sharded workers: worker {@code k} parses the events whose sequence
  * {@code % n == k} and skips the rest, so the stateless parsing runs in parallel without any
- * coordination between workers.
+ * coordination between workers. It counts the field limits each event hit ({@link FieldLimitCounters}).
  *
  * <p>Threads: runs on its own thread, {@code parse-<k>}.
  */
@@ -20,6 +20,7 @@ public final class ParseWorker implements EventHandler<LogEvent> {
     private final EventParser parser;
     private final Counter parsed;
     private final Counter errors;
+    private final FieldLimitCounters limits;
 
     public ParseWorker(int ordinal, int count, EventParser parser, MetricGroup metrics) {
         this.ordinal = ordinal;
@@ -28,6 +29,7 @@ public final class ParseWorker implements EventHandler<LogEvent> {
         this.parsed = metrics.counter("parsed", "Events whose syslog header this worker parsed.");
         this.errors = metrics.counter("parseErrors",
                 "Events whose header could not be parsed (kept, with a replacement message as syslog-ng does).");
+        this.limits = new FieldLimitCounters(metrics);
     }
 
     @Override
@@ -45,5 +47,6 @@ public final class ParseWorker implements EventHandler<LogEvent> {
         if (event.hasFlag(LogEvent.FLAG_PARSE_ERROR)) {
             errors.inc();
         }
+        limits.count(event);
     }
 }

@@ -15,6 +15,7 @@ import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.sink.DeadLetterFile;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,12 @@ public final class Pipeline {
         Counter stageErrors = ringMetrics.counter("stageErrors",
                 "Unexpected exceptions caught in a stage (the stage went on with the next event).");
         disruptor.setDefaultExceptionHandler(new CountingExceptionHandler(stageErrors));
+        // the field limits live in each slot's table: set once here, checked per write without a lookup
+        int maxFields = cfg.fieldCountLimit();
+        int maxValue = cfg.fieldLengthLimit();
+        for (int s = 0; s < ringSize; s++) {
+            disruptor.getRingBuffer().get(s).fields().setLimits(maxFields, maxValue);
+        }
 
         int n = cfg.parseWorkers();
         @SuppressWarnings("unchecked")
@@ -93,8 +100,9 @@ public final class Pipeline {
         EventHandler<LogEvent>[] sinkStage = new EventHandler[sinks.size()];
         for (int i = 0; i < sinks.size(); i++) {
             SinkBinding b = sinks.get(i);
-            SinkHandler h = new SinkHandler(b.name(), i, b.sink(), b.policy(), clock,
-                    metrics.group("Sink", b.name()));
+            MetricGroup group = metrics.group("Sink", b.name());
+            SinkHandler h = new SinkHandler(b.name(), i, b.sink(), b.policy(), b.maxRetries(),
+                    b.deadLetters() != null ? b.deadLetters() : new DeadLetterFile(b.name(), null, group), clock, group);
             sinkHandlers.add(h);
             sinkStage[i] = h;
         }

@@ -14,10 +14,12 @@ final class SerialStageHandler implements EventHandler<LogEvent> {
 
     private final SerialStage stage;
     private final Counter carriers;
+    private final FieldLimitCounters limits;
 
     SerialStageHandler(SerialStage stage, MetricGroup metrics) {
         this.stage = stage;
         this.carriers = metrics.counter("carriers", "Carrier events (clock ticks, the final flush) it handled.");
+        this.limits = new FieldLimitCounters(metrics);
     }
 
     @Override
@@ -31,6 +33,10 @@ final class SerialStageHandler implements EventHandler<LogEvent> {
             carriers.inc();
         }
         stage.onEvent(event);
+        // the field limits the events it generated hit (the event itself was counted by its parse worker)
+        for (int k = 0, n = event.attachedCount(); k < n; k++) {
+            limits.count(event.attachedAt(k));
+        }
     }
 
     @Override

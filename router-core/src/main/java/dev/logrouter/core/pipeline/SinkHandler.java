@@ -5,6 +5,7 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
 
@@ -20,6 +21,15 @@ import java.util.concurrent.locks.LockSupport;
  * reaches TCP senders and nothing accepted is lost. On shutdown the batch is flushed and the sink
  * closed on this same thread.
  *
+ * <p>With {@code max-retries} N >= 0 the handler gives an item up after N retries: a failed append's event is
+ * written to the sink's {@link DeadLetterFile} (its received message), a failed flush's pending batch is handed
+ * over by the sink ({@link Sink#deadLetterBatch}: the ring no longer holds those events), counted
+ * ({@code givenUp}), and the handler goes on with the next event. The sink is then "giving up" (state 3): each
+ * further failing append or flush is given up at once, without backoff, until one succeeds, so that a sink failing
+ * on every event costs one attempt per event rather than the backoff schedule, and the other sinks and sources
+ * keep their pace. The durable sequence passes only events written or dead-lettered: a dead letter the file could
+ * not take (counted {@code deadLetterFailures}) freezes it, as a forced stop does.
+ *
  * <p>Threads: runs on its own thread, {@code sink-<name>}; {@link #abort()} may be called from any
  * thread to give up retrying during a forced stop, and the JMX {@code flush} operation from a JMX thread asks
  * this thread to flush at its next batch end or idle tick.
@@ -29,12 +39,27 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long FLUSH_REQUEST_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** {@link #attempt} results besides the bytes appended. */
+    private static final long ABORTED = -1;
+    private static final long GAVE_UP = -2;
+    /** {@link #state} values. */
+    private static final int RUNNING = 0;
+    private static final int RETRYING = 1;
+    private static final int STOPPED = 2;
+    private static final int GIVING_UP = 3;
 
     private final String name;
     private final long bit;
     private final Sink sink;
     private final FlushPolicy policy;
     private final Clock clock;
+    /** -1: retry forever; N >= 0: give an item up after N retries. */
+    private final int maxRetries;
+    private final DeadLetterFile deadLetters;
+    /** False once the sink said it cannot hand its batch over: its flushes are then retried forever. */
+    private boolean canHandOver = true;
+    /** Last seen {@link DeadLetterFile#lostItems()}. */
+    private long deadLettersLost;
 
     private final Counter written;
     private final Counter batches;
@@ -42,6 +67,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     private final Counter failures;
     private final Counter retries;
     private final Counter lost;
+    private final Counter givenUp;
 
     private int pendingEvents;
     private long pendingBytes;
@@ -52,8 +78,15 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     /** What {@link #durable} will be published as: kept in a plain field per event, published once per batch. */
     private long settled = -1;
     private long current = -1;
-    /** A forced stop gave up on an event: the durable sequence never moves again (nothing lost is acknowledged). */
+    /**
+     * An event was lost (a forced stop gave up on it, or its dead letter could not be written): the durable sequence
+     * never moves again (nothing lost is acknowledged).
+     */
     private boolean gaveUp;
+    /** max-retries ran out and no append or flush has succeeded since: failures are given up at once. */
+    private boolean givingUp;
+    /** The last give-up came without retries (the sink was giving up already): for the dead letters' reason. */
+    private boolean gaveUpAtOnce;
     private volatile int state;
     private volatile String lastError = "";
     /** Operator flushes asked for (JMX {@code flush}, any thread) and how many this thread has served. */
@@ -65,26 +98,48 @@ public final class SinkHandler implements EventHandler<LogEvent> {
      * @param index the sink's number in config order: its bit in {@link LogEvent#sinkMask()}
      */
     public SinkHandler(String name, int index, Sink sink, FlushPolicy policy, Clock clock, MetricGroup metrics) {
+        this(name, index, sink, policy, -1, new DeadLetterFile(name, null, metrics), clock, metrics);
+    }
+
+    /**
+     * @param index       the sink's number in config order: its bit in {@link LogEvent#sinkMask()}
+     * @param maxRetries  -1: retry forever; N >= 0: give an item up after N retries
+     * @param deadLetters where given-up items go (the sink's own, shared with it)
+     */
+    public SinkHandler(String name, int index, Sink sink, FlushPolicy policy, int maxRetries, DeadLetterFile deadLetters,
+                       Clock clock, MetricGroup metrics) {
+        if (maxRetries < -1) {
+            throw new IllegalArgumentException("max-retries must be -1 or >= 0, got " + maxRetries);
+        }
         this.name = name;
         this.bit = 1L << index;
         this.sink = sink;
         this.policy = policy;
         this.clock = clock;
+        this.maxRetries = maxRetries;
+        this.deadLetters = deadLetters;
         this.written = metrics.counter("written", "Events written out by this sink (counted when their batch is flushed).");
         this.batches = metrics.counter("batches", "Batches flushed.");
         this.bytesOut = metrics.counter("bytes", "Bytes appended to batches (the sink's own measure, e.g. formatted lines).");
-        this.failures = metrics.counter("failures", "Append or flush calls that failed (each is retried).");
+        this.failures = metrics.counter("failures", "Append or flush calls that failed (each is retried, or given up "
+                + "with max-retries).");
         this.retries = metrics.counter("retries", "Retries after a failure.");
         this.lost = metrics.counter("lost", "Events still pending when a forced stop gave up retrying.");
+        this.givenUp = metrics.counter("givenUp", "Events given up after max-retries (a failed append's event, or "
+                + "the pending batch of a failed flush, of which a part may have been written before the failure: the "
+                + "dead letters hold what was not): written to the dead-letter file (deadLettered) unless that "
+                + "failed too (deadLetterFailures).");
         metrics.gauge("pending", "Events appended but not yet flushed.", () -> pendingEvents);
         metrics.gauge("averageBatchSize", "written / batches.",
                 () -> {
                     long b = batches.get(); // once: a reset may zero it between two reads
                     return b == 0 ? 0 : written.get() / b;
                 });
-        metrics.gauge("state", "0 = running, 1 = retrying after a failure, 2 = stopped.", () -> state);
+        metrics.gauge("state", "0 = running, 1 = retrying after a failure, 2 = stopped, 3 = giving up (max-retries "
+                + "ran out: failing items are dead-lettered at once until an append or flush succeeds).", () -> state);
         metrics.text("lastError", "The last failure of this sink (operation: exception), empty when none; it "
-                + "stays after the sink recovers (state says whether it is retrying now).", () -> lastError);
+                + "stays after the sink recovers (state says whether it is retrying or giving up now).",
+                () -> lastError);
         metrics.operation("flush", "Writes this sink's pending batch out now, on the sink's own thread, and waits "
                 + "up to 10 s for it.", this::requestFlush);
     }
@@ -100,7 +155,13 @@ public final class SinkHandler implements EventHandler<LogEvent> {
 
     /** True while a failed append, flush or housekeeping call is being retried. Any thread. */
     public boolean retrying() {
-        return state == 1;
+        return state == RETRYING;
+    }
+
+    /** True while the sink is retrying or, after max-retries ran out, giving failing items up. Any thread. */
+    public boolean degraded() {
+        int st = state;
+        return st == RETRYING || st == GIVING_UP;
     }
 
     /**
@@ -108,17 +169,17 @@ public final class SinkHandler implements EventHandler<LogEvent> {
      * idle tick, and waits for that up to 10 s. Any thread but the sink's own.
      */
     String requestFlush() {
-        if (state == 2) {
+        if (state == STOPPED) {
             return "sink " + name + " is stopped";
         }
         long ticket = flushRequests.incrementAndGet();
         long deadline = System.nanoTime() + FLUSH_REQUEST_WAIT_NANOS;
         while (flushesServed < ticket) {
-            if (state == 2) {
+            if (state == STOPPED) {
                 return "sink " + name + " stopped (its last batch was flushed or counted lost on the way out)";
             }
             if (System.nanoTime() - deadline > 0) {
-                return "sink " + name + ": flush requested, not done within 10 s: " + (state == 1
+                return "sink " + name + ": flush requested, not done within 10 s: " + (state == RETRYING
                         ? "the sink is retrying after '" + lastError + "'"
                         : "without idle ticks (wait-strategy yielding or busy-spin) it flushes with the next message");
             }
@@ -149,7 +210,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     @Override
     public void onStart() {
         Thread.currentThread().setName("sink-" + name);
-        retrying(Op.START, null);
+        attempt(Op.START, null, false);
     }
 
     /**
@@ -186,10 +247,14 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     }
 
     private void append(LogEvent event) {
-        long n = retrying(Op.APPEND, event);
-        if (n < 0) {
+        long n = attempt(Op.APPEND, event, maxRetries >= 0);
+        if (n == ABORTED) {
             lost.inc(); // forced stop gave up on it
             gaveUp = true;
+            return;
+        }
+        if (n == GAVE_UP) {
+            deadLetter(event);
             return;
         }
         if (pendingEvents == 0) {
@@ -212,7 +277,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         serveFlushRequests();
         settleHandled();
         durable = settled;
-        retrying(Op.TICK, null);
+        attempt(Op.TICK, null, maxRetries >= 0); // given up: nothing to hand over, the next tick tries again
     }
 
     @Override
@@ -223,24 +288,40 @@ public final class SinkHandler implements EventHandler<LogEvent> {
             }
             settleHandled(); // the last events, flushed on the way out
             durable = settled;
-            retrying(Op.CLOSE, null);
+            if (attempt(Op.CLOSE, null, maxRetries >= 0) == GAVE_UP) {
+                System.err.println("logrouter: sink " + name + ": close given up after max-retries: " + lastError);
+            }
+            try {
+                deadLetters.close();
+            } catch (java.io.IOException e) {
+                System.err.println("logrouter: sink " + name + ": closing the dead-letter file: " + e);
+            }
         } finally {
             flushesServed = flushRequests.get(); // a waiting operator learns the sink stopped (its batch flushed above)
             if (pendingEvents > 0) {
                 lost.add(pendingEvents);
             }
-            state = 2;
+            state = STOPPED;
         }
     }
 
     private void flush() {
-        if (retrying(Op.FLUSH, null) < 0) {
+        long r = attempt(Op.FLUSH, null, maxRetries >= 0 && canHandOver);
+        if (r == GAVE_UP && !handOver()) {
+            r = attempt(Op.FLUSH, null, false); // the sink cannot hand its batch over: lossless, as without max-retries
+        }
+        if (r == ABORTED) {
             gaveUp = true;
             return; // forced stop: onShutdown counts the batch as lost
         }
-        written.add(pendingEvents);
-        bytesOut.add(pendingBytes);
-        batches.inc();
+        if (r == GAVE_UP) {
+            givenUp.add(pendingEvents);
+        } else {
+            written.add(pendingEvents);
+            bytesOut.add(pendingBytes);
+            batches.inc();
+        }
+        checkDeadLetters(); // a sink's own dead letters (records the broker never takes) may have failed
         pendingEvents = 0;
         pendingBytes = 0;
         // everything before the event being handled is out (the event itself may be appended after this flush)
@@ -257,11 +338,61 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         }
     }
 
+    /**
+     * max-retries ran out for the flush: the sink writes its pending batch to the dead-letter file and empties it.
+     * False when it cannot (then the flush is retried forever).
+     */
+    private boolean handOver() {
+        try {
+            sink.deadLetterBatch(deadLetters, "flush given up" + retriesPart() + ": " + lastError);
+            return true;
+        } catch (UnsupportedOperationException e) {
+            canHandOver = false;
+            System.err.println("logrouter: sink " + name + ": cannot hand its pending batch over (" + e.getMessage()
+                    + "): its flushes are retried without limit");
+        } catch (Exception e) {
+            System.err.println("logrouter: sink " + name + ": handing its pending batch to the dead-letter file "
+                    + "failed (" + e + "): the flush is retried without limit");
+        }
+        return false;
+    }
+
+    /** max-retries ran out for the append of {@code event}: its received message goes to the dead-letter file. */
+    private void deadLetter(LogEvent event) {
+        givenUp.inc();
+        String reason = "append given up" + retriesPart() + ": " + lastError;
+        if (event.rawLength() > 0) {
+            deadLetters.write(null, reason, null, event.raw(), 0, event.rawLength());
+        } else { // generated by the serial stage: its message is all it has
+            int f = LogEvent.MSG;
+            deadLetters.write(null, reason, null, event.fieldArray(f), event.fieldOffset(f), event.fieldLength(f));
+        }
+        checkDeadLetters();
+    }
+
+    private String retriesPart() {
+        return gaveUpAtOnce ? " at once (max-retries " + maxRetries + " ran out before)" : " after " + maxRetries
+                + " retries";
+    }
+
+    /** A dead letter the file could not take is a lost item: the durable sequence stops where it is. */
+    private void checkDeadLetters() {
+        long l = deadLetters.lostItems();
+        if (l != deadLettersLost) {
+            deadLettersLost = l;
+            gaveUp = true;
+        }
+    }
+
     private enum Op { START, APPEND, FLUSH, TICK, CLOSE }
 
-    /** Runs {@code op}, retrying with backoff until it succeeds; -1 when a forced stop gave up. */
-    private long retrying(Op op, LogEvent event) {
+    /**
+     * Runs {@code op}, retrying with backoff until it succeeds; {@link #ABORTED} when a forced stop gave up;
+     * {@link #GAVE_UP} when {@code mayGiveUp} and max-retries ran out (at once while giving up).
+     */
+    private long attempt(Op op, LogEvent event, boolean mayGiveUp) {
         long backoff = MIN_BACKOFF_NANOS;
+        int retried = 0;
         while (true) {
             try {
                 long n = 0;
@@ -273,21 +404,45 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                     case CLOSE -> sink.close();
                     default -> throw new IllegalStateException();
                 }
-                state = 0;
+                if (state != RUNNING) { // a volatile read per call; the store only on a change
+                    recovered(op);
+                }
                 return n;
             } catch (Exception e) {
                 failures.inc();
                 lastError = op + ": " + e; // before state: whoever sees "retrying" also sees why
-                state = 1;
                 if (aborted) {
-                    return -1;
+                    state = RETRYING;
+                    return ABORTED;
                 }
+                if (mayGiveUp && (givingUp || retried >= maxRetries)) {
+                    gaveUpAtOnce = givingUp;
+                    if (!givingUp) {
+                        givingUp = true;
+                        System.err.println("logrouter: sink " + name + ": " + lastError + "; given up after "
+                                + retried + " retries (max-retries): the item goes to " + deadLetters.path()
+                                + ", and every further failing item too, at once, until an append or flush succeeds");
+                    }
+                    state = GIVING_UP;
+                    return GAVE_UP;
+                }
+                state = RETRYING;
                 System.err.println("logrouter: sink " + name + ": " + lastError + "; retrying in "
                         + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms");
                 LockSupport.parkNanos(backoff);
                 retries.inc();
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+                retried++;
             }
         }
+    }
+
+    /** {@code op} succeeded after a failure: an append or flush ends giving up; the state says what holds now. */
+    private void recovered(Op op) {
+        if (givingUp && (op == Op.APPEND || op == Op.FLUSH)) {
+            givingUp = false;
+            System.err.println("logrouter: sink " + name + ": " + op + " succeeded again: failures are retried again");
+        }
+        state = givingUp ? GIVING_UP : RUNNING;
     }
 }

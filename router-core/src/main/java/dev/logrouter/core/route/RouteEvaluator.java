@@ -12,7 +12,8 @@ import dev.logrouter.core.parse.EventParser;
  * many routes name it), adds its sinks, and stops the evaluation if it is {@code final}. When no route
  * with sinks took the message, and no final route did, the {@code fallback} routes are evaluated the same
  * way (a route that only parses or rewrites leaves the message to them). A parser's output and tags
- * are visible to the filters of later routes, which is how a route selects messages a parser failed on.
+ * are visible to the filters of later routes, which is how a route selects messages a parser failed on; so are the
+ * tags of the field limits ({@code .limit.max-fields}, {@code .limit.max-field-length}) the header or a chain hit.
  *
  * <p>Threads: one instance per parse worker, called by that worker only.
  */
@@ -58,6 +59,7 @@ public final class RouteEvaluator implements EventParser {
         if (event.hasFlag(LogEvent.FLAG_DISCARD)) {
             return;
         }
+        event.tagLimitHits(); // the header's structured data: filters can select on the .limit.* tags
         if (routeAll) {
             event.setSinkMask(allSinks);
             return;
@@ -110,6 +112,7 @@ public final class RouteEvaluator implements EventParser {
                         stepErrors.inc();
                     }
                 }
+                event.tagLimitHits();
             }
         }
         return r.sinks();

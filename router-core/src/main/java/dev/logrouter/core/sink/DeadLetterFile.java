@@ -14,16 +14,17 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 
 /**
- * A sink's dead-letter destination: the items it can never write (a record too large for the broker, a
- * document the index mapping rejects) as JSON lines, one per item,
- * {@code {"time":"…","sink":"…","target":"…","status":400,"reason":"…","key":"…","event":"…"}} (status only where the
- * server answered one), appended to a file
+ * A sink's dead-letter destination (its {@code dead-letter} option): the items it can never write (a record too
+ * large for the broker, a document the index mapping rejects) and the items the sink handler gave up on after
+ * {@code max-retries}, as JSON lines, one per item,
+ * {@code {"time":"…","sink":"…","target":"…","status":400,"reason":"…","key":"…","event":"…"}} (target only where
+ * the item had one, status only where the server answered one), appended to a file
  * ({@code data/dead-letter/<sink>.jsonl} by default) and counted ({@code deadLettered}). Each line is written
  * and flushed to the operating system before {@link #write} returns. When the file itself cannot be written the
- * error is printed with the item's reason and counted ({@code deadLetterFailures}): the item is then lost, and
- * said to be.
+ * error is printed with the item's reason and counted ({@code deadLetterFailures}, and {@link #lostItems()}): the
+ * item is then lost, and said to be.
  *
- * <p>Threads: the sink's thread (the file is opened on first use).
+ * <p>Threads: the sink's thread (the file is opened on first use); {@link #lostItems()} too.
  */
 public final class DeadLetterFile implements AutoCloseable {
 
@@ -34,6 +35,8 @@ public final class DeadLetterFile implements AutoCloseable {
     private final Counter written;
     private final Counter failures;
     private OutputStream out;
+    /** Items lost because the file could not be written: only grows (the counter can be reset by an operator). */
+    private long lostItems;
 
     /**
      * @param configuredPath the sink's {@code dead-letter} option; null: {@code data/dead-letter/<sink>.jsonl}
@@ -54,25 +57,31 @@ public final class DeadLetterFile implements AutoCloseable {
     /**
      * Appends one dead letter.
      *
-     * @param target where the item was going (topic, index)
+     * @param target where the item was going (topic, index, file), or null (left out)
      * @param reason why it can never be written
      * @param key    the item's key, or null
      * @param event  the item as the sink rendered it
+     * @return false when the file could not be written (the item is lost, counted and printed)
      */
-    public void write(String target, String reason, byte[] key, byte[] event, int off, int len) {
-        write(target, 0, reason, key, event, off, len);
+    public boolean write(String target, String reason, byte[] key, byte[] event, int off, int len) {
+        return write(target, 0, reason, key, event, off, len);
     }
 
     /**
      * Appends one dead letter with the status the server answered (left out when 0).
+     *
+     * @return false when the file could not be written (the item is lost, counted and printed)
      */
-    public void write(String target, int status, String reason, byte[] key, byte[] event, int off, int len) {
+    public boolean write(String target, int status, String reason, byte[] key, byte[] event, int off, int len) {
         line.reset();
         line.append("{\"time\":\"").append(Instant.now().toString()).append("\",\"sink\":\"");
         string(sink);
-        line.append("\",\"target\":\"");
-        string(target);
         line.append((byte) '"');
+        if (target != null) {
+            line.append(",\"target\":\"");
+            string(target);
+            line.append((byte) '"');
+        }
         if (status != 0) {
             line.append(",\"status\":").appendDecimal(status);
         }
@@ -98,11 +107,27 @@ public final class DeadLetterFile implements AutoCloseable {
             out.write(line.array(), 0, line.length());
             out.flush();
             written.inc();
+            return true;
         } catch (IOException e) {
             failures.inc();
+            lostItems++;
             System.err.println("logrouter: sink " + sink + ": cannot write dead letter to " + path + " (" + e
                     + "); item lost: " + reason);
+            if (out != null) {
+                try {
+                    out.close(); // reopened for the next item: the file may have been moved or repaired
+                } catch (IOException ignored) {
+                    // the stream already failed
+                }
+                out = null;
+            }
+            return false;
         }
+    }
+
+    /** Items lost so far because the file could not be written (never reset). The sink's thread. */
+    public long lostItems() {
+        return lostItems;
     }
 
     private void string(String s) {

@@ -2,6 +2,8 @@ package dev.logrouter.core.sink;
 
 import dev.logrouter.core.event.LogEvent;
 
+import java.io.IOException;
+
 /**
  * A destination. The pipeline gives each sink its own thread ({@link SinkHandler}): {@link #append}
  * adds one event to the sink's current batch, {@link #flush} writes the batch out, {@link #close}
@@ -11,7 +13,9 @@ import dev.logrouter.core.event.LogEvent;
  * <p>An event passed to {@code append} is only valid during the call: copy what you need.
  * Throwing from {@code append} or {@code flush} makes the handler retry with backoff (holding the
  * ring, so backpressure reaches the sources); a sink that can never write an item must dead-letter it
- * itself and return normally.
+ * itself and return normally. An {@code append} that throws must leave the batch as it was (the handler
+ * retries it, or, after {@code max-retries}, dead-letters the event). After {@code max-retries} failed
+ * flushes the handler calls {@link #deadLetterBatch}: the sink hands its pending items over and starts afresh.
  */
 public interface Sink {
 
@@ -26,6 +30,19 @@ public interface Sink {
      * {@code backoff} wait strategy), for time-based housekeeping: closing idle files, a due fsync.
      */
     default void tick() throws Exception {
+    }
+
+    /**
+     * The handler gave up on the pending batch ({@code flush} failed {@code max-retries} + 1 times): write every item
+     * appended since the last successful flush that is not known to be written out to {@code deadLetters}, with
+     * {@code reason}, and empty the batch, so that the next {@code append} starts a new one. An item whose fate is
+     * unknown (sent, no answer) is dead-lettered too: the destination may then hold it as well. The events are no
+     * longer in the ring (it was released after their Disruptor batch): only the sink has them. The default
+     * cannot: it throws {@link UnsupportedOperationException}, and the handler then retries the flush forever.
+     * Called on the sink thread.
+     */
+    default void deadLetterBatch(DeadLetterFile deadLetters, String reason) throws IOException {
+        throw new UnsupportedOperationException("this sink cannot hand its pending batch over");
     }
 
     /** Called once on the sink thread before the first event. */

@@ -64,7 +64,7 @@ class ConfigLoaderTest {
         assertThat(cfg.sources()).containsExactly(new TestTcpSourceConfig("in", 514, new ByteSize(65536),
                 new TimeSpan(TimeUnit.SECONDS.toNanos(5)), null));
         assertThat(cfg.sinks()).containsExactly(new TestFileSinkConfig("out", "/var/log/${HOST}.log", 1000,
-                new ByteSize(1 << 20), new TimeSpan(TimeUnit.MILLISECONDS.toNanos(250))));
+                new ByteSize(1 << 20), new TimeSpan(TimeUnit.MILLISECONDS.toNanos(250)), -1, null));
         assertThat(cfg.sinks().get(0).flushPolicy())
                 .isEqualTo(new FlushPolicy(1000, 1 << 20, TimeUnit.MILLISECONDS.toNanos(250)));
     }
@@ -85,6 +85,8 @@ class ConfigLoaderTest {
                 "    name: out",
                 "    path: /x",
                 "    batch-size: 10",
+                "    max-retries: 3",
+                "    dead-letter: /var/dead/out.jsonl",
                 "routes:",
                 "  - name: all",
                 "    to: [out]");
@@ -96,6 +98,8 @@ class ConfigLoaderTest {
         assertThat(in.tlsKey()).isEqualTo("/etc/key.pem");
         assertThat(in.maxMessageSize()).isEqualTo(new ByteSize(65536));
         assertThat(((TestFileSinkConfig) cfg.sinks().get(0)).batchSize()).isEqualTo(10);
+        assertThat(cfg.sinks().get(0).maxRetries()).isEqualTo(3);
+        assertThat(cfg.sinks().get(0).deadLetter()).isEqualTo("/var/dead/out.jsonl");
         assertThat(cfg.routes()).containsExactly(new RouteConfig("all", List.of(), null, List.of(), List.of(), List.of("out"), false, false));
     }
 
@@ -196,6 +200,9 @@ class ConfigLoaderTest {
     @Test
     void constraintsCheckedByRecordConstructors() {
         assertThat(failure("pipeline:", "  parse-workers: 0", MINIMAL)).contains("parse-workers must be 1..64, got 0");
+        assertThat(failure("sources:", "  - {type: tcp, name: in}", "sinks:",
+                "  - {type: file, name: out, path: /x, max-retries: -2}"))
+                .contains("sinks[0]").contains("max-retries must be -1 (forever) or >= 0, got -2");
         assertThat(failure("pipeline:", "  time-zone: Mars/Olympus", MINIMAL))
                 .contains("unknown time-zone 'Mars/Olympus'");
     }

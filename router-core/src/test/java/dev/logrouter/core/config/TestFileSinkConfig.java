@@ -3,8 +3,8 @@ package dev.logrouter.core.config;
 import dev.logrouter.core.sink.FlushPolicy;
 
 /**
- * A test-only sink type ({@code type: file}) with a required path and the batching options every sink
- * has. The real sink configs live in router-sinks.
+ * A test-only sink type ({@code type: file}) with a required path and the batching and failure options every
+ * sink has. The real sink configs live in router-sinks.
  *
  * <p>Threads: immutable.
  */
@@ -18,7 +18,15 @@ public record TestFileSinkConfig(
         @Option(doc = "Most bytes in one batch.", defaultValue = "1MiB")
         ByteSize batchBytes,
         @Option(doc = "Longest an event waits in a batch.", defaultValue = "250ms")
-        TimeSpan flushTimeout) implements SinkConfig {
+        TimeSpan flushTimeout,
+        @Option(doc = SinkConfig.MAX_RETRIES_DOC, defaultValue = "-1")
+        Integer maxRetries,
+        @Option(doc = SinkConfig.DEAD_LETTER_DOC, defaultValue = Option.NONE)
+        String deadLetter) implements SinkConfig {
+
+    public TestFileSinkConfig {
+        SinkConfig.checkMaxRetries(maxRetries);
+    }
 
     @Override
     public FlushPolicy flushPolicy() {

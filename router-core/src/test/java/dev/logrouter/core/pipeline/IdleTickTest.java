@@ -50,7 +50,7 @@ class IdleTickTest {
             public void close() {
             }
         };
-        PipelineConfig cfg = new PipelineConfig(64, 1, strategy, 1, "UTC");
+        PipelineConfig cfg = new PipelineConfig(64, 1, strategy, 1, "UTC", 1000, null);
         Pipeline pipeline = new Pipeline(cfg, List.of(new SyslogHeaderParser(ZoneOffset.UTC)),
                 List.of(new SinkBinding("idle", new FlushPolicy(10, 1 << 20, TimeUnit.SECONDS.toNanos(1)), sink)),
                 new MetricRegistry(), Clock.SYSTEM);

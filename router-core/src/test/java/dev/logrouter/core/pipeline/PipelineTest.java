@@ -137,7 +137,8 @@ class PipelineTest {
     }
 
     private Pipeline build(SinkBinding... sinks) {
-        PipelineConfig cfg = new PipelineConfig(1024, 2, PipelineConfig.WaitStrategyName.blocking, 0, "UTC");
+        PipelineConfig cfg = new PipelineConfig(1024, 2, PipelineConfig.WaitStrategyName.blocking, 0, "UTC", 1000,
+                null);
         List<EventParser> parsers = List.of(new SyslogHeaderParser(ZoneOffset.UTC),
                 new SyslogHeaderParser(ZoneOffset.UTC));
         pipeline = new Pipeline(cfg, parsers, List.of(sinks), metrics, STOPPED_CLOCK);
@@ -272,7 +273,8 @@ class PipelineTest {
                 return super.append(e);
             }
         };
-        PipelineConfig cfg = new PipelineConfig(1024, 2, PipelineConfig.WaitStrategyName.blocking, 0, "UTC");
+        PipelineConfig cfg = new PipelineConfig(1024, 2, PipelineConfig.WaitStrategyName.blocking, 0, "UTC", 1000,
+                null);
         pipeline = new Pipeline(cfg, List.of(new SyslogHeaderParser(ZoneOffset.UTC),
                 new SyslogHeaderParser(ZoneOffset.UTC)),
                 List.of(new SinkBinding("out", new FlushPolicy(1000, Long.MAX_VALUE, 10), sink)), metrics, now::get);

@@ -5,30 +5,45 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.AttributeKey;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Enforces {@code max-connections}: a connection over the limit is closed at once and counted. Keeps
- * the gauge of open connections.
+ * Enforces {@code max-connections} and {@code max-connections-per-ip}: a connection over either limit is
+ * closed at once and counted. Keeps the gauge of open connections.
  *
- * <p>Threads: shared by all channels of a source (state is atomic), called on their event loops.
+ * <p>Threads: shared by all channels of a source (state is atomic), called on their event loops, once per
+ * connection (never per message).
  */
 @ChannelHandler.Sharable
 final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
 
     private static final AttributeKey<Boolean> COUNTED = AttributeKey.valueOf("logrouter.counted");
+    private static final AttributeKey<InetAddress> PER_IP = AttributeKey.valueOf("logrouter.perIp");
 
     private final int max;
+    private final int maxPerIp;
     private final AtomicInteger open = new AtomicInteger();
+    /** Open connections per peer address, only with a per-IP limit; an address leaves the map at zero. */
+    private final ConcurrentHashMap<InetAddress, Integer> perIp = new ConcurrentHashMap<>();
     private final TcpSourceCounters counters;
 
-    ConnectionLimiter(int max, TcpSourceCounters counters) {
+    /** @param maxPerIp 0 = no per-address limit */
+    ConnectionLimiter(int max, int maxPerIp, TcpSourceCounters counters) {
         this.max = max;
+        this.maxPerIp = maxPerIp;
         this.counters = counters;
     }
 
     int open() {
         return open.get();
+    }
+
+    /** Addresses with at least one open connection (tracked only with a per-IP limit). */
+    int addresses() {
+        return perIp.size();
     }
 
     @Override
@@ -39,6 +54,25 @@ final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
+        if (maxPerIp > 0 && ctx.channel().remoteAddress() instanceof InetSocketAddress isa && isa.getAddress() != null) {
+            InetAddress a = isa.getAddress();
+            boolean[] over = new boolean[1];
+            perIp.compute(a, (k, n) -> {
+                int now = n == null ? 0 : n;
+                if (now >= maxPerIp) {
+                    over[0] = true;
+                    return n;
+                }
+                return now + 1;
+            });
+            if (over[0]) {
+                open.decrementAndGet();
+                counters.rejectedPerIp.inc();
+                ctx.close();
+                return;
+            }
+            ctx.channel().attr(PER_IP).set(a);
+        }
         ctx.channel().attr(COUNTED).set(Boolean.TRUE);
         counters.accepted.inc();
         ctx.fireChannelActive();
@@ -48,6 +82,10 @@ final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         if (Boolean.TRUE.equals(ctx.channel().attr(COUNTED).getAndSet(null))) {
             open.decrementAndGet();
+            InetAddress a = ctx.channel().attr(PER_IP).getAndSet(null);
+            if (a != null) {
+                perIp.computeIfPresent(a, (k, n) -> n <= 1 ? null : n - 1);
+            }
         }
         ctx.fireChannelInactive();
     }

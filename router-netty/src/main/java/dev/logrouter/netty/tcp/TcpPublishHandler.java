@@ -32,7 +32,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     private final RingPublisher publisher;
     private final TcpSourceCounters counters;
     private final TcpSourceState source;
-    private final Peer peer = new Peer();
+    private final Peer peer;
     /** Frames copied aside when the connection closed with the ring full (rare path). */
     private final ArrayDeque<byte[]> kept = new ArrayDeque<>();
     private final Runnable retryTask = this::retry;
@@ -46,8 +46,15 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     private volatile long lastReadNanos = System.nanoTime();
     private volatile boolean busy;
 
-    TcpPublishHandler(RingPublisher publisher, TcpSourceCounters counters, TcpSourceState source) {
+    /** {@code idle-timeout} in nanoseconds; 0 = none. */
+    private final long idleNanos;
+    private final Runnable idleCheck = this::checkIdle;
+
+    TcpPublishHandler(RingPublisher publisher, TcpSourceCounters counters, TcpSourceState source, Peer peer,
+                      long idleNanos) {
         this.publisher = publisher;
+        this.peer = peer;
+        this.idleNanos = idleNanos;
         this.counters = counters;
         this.source = source;
     }
@@ -61,6 +68,10 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         peer.update(ctx.channel().remoteAddress());
+        lastReadNanos = System.nanoTime();
+        if (idleNanos > 0) {
+            ctx.executor().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
+        }
         ctx.fireChannelActive();
     }
 
@@ -119,6 +130,26 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
         decodeBlocked = false;
         if (!paused) {
             finishIfDone();
+        }
+    }
+
+    /**
+     * {@code idle-timeout}: a connection that read nothing for that long is closed and counted, unless flow control
+     * is what keeps it from reading (time paused does not count: a resume restarts the clock). One timer per
+     * connection, rescheduled for the remaining time. Event loop.
+     */
+    private void checkIdle() {
+        if (inactive || finished) {
+            return;
+        }
+        long quiet = System.nanoTime() - lastReadNanos;
+        if (paused) {
+            ctx.executor().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
+        } else if (quiet >= idleNanos) {
+            counters.idleClosed.inc();
+            ctx.close();
+        } else {
+            ctx.executor().schedule(idleCheck, idleNanos - quiet, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -197,8 +228,9 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
             }
             decodeBlocked = false;
             // the decoder resumes from its cumulation buffer; accept() sets decodeBlocked again if the ring
-            // still has no room for all of it
-            ctx.pipeline().fireChannelRead(Unpooled.EMPTY_BUFFER);
+            // still has no room for all of it. The empty read goes to the frame decoder itself: from the head of
+            // the pipeline a TLS handler would swallow it (an empty input decrypts to nothing)
+            resumeDecoder();
         }
         if (!inactive && (decodeBlocked || !publisher.mayResume())) {
             scheduleRetry();
@@ -212,6 +244,18 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
             finishIfDone();
         } else {
             ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    private void resumeDecoder() {
+        ChannelHandlerContext decoder = ctx.pipeline().context(FrameDecoder.class);
+        if (decoder == null) {
+            return;
+        }
+        try {
+            ((FrameDecoder) decoder.handler()).channelRead(decoder, Unpooled.EMPTY_BUFFER);
+        } catch (Exception e) {
+            decoder.fireExceptionCaught(e);
         }
     }
 

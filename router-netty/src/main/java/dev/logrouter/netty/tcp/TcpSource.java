@@ -4,7 +4,11 @@ import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.source.Source;
 import dev.logrouter.netty.HostPort;
 import dev.logrouter.netty.NettyTransport;
+import dev.logrouter.netty.Peer;
 import dev.logrouter.netty.RingPublisher;
+import dev.logrouter.netty.tls.ServerTls;
+import dev.logrouter.netty.tls.TlsCounters;
+import dev.logrouter.netty.tls.TlsPeerHandler;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -13,16 +17,19 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A syslog TCP listener. Each connection gets {@link ConnectionLimiter} → a frame decoder
- * ({@link FramingDetector}, {@link OctetCountingFrameDecoder} or {@link LineFrameDecoder}) →
- * {@link TcpPublishHandler}.
+ * A syslog TCP listener, plaintext or TLS (RFC 5425). Each connection gets {@link ConnectionLimiter} → with
+ * TLS, an {@code SslHandler} from {@link ServerTls} and a {@link TlsPeerHandler} → a frame decoder ({@link FramingDetector}, {@link OctetCountingFrameDecoder} or
+ * {@link LineFrameDecoder}) → {@link TcpPublishHandler} (which also applies {@code idle-timeout}). With TLS it also checks the certificate files for
+ * changes every {@code reload-interval} and offers the JMX operation {@code reloadTls}.
  *
- * <p>Threads: lifecycle on the controlling thread; connections on the shared event loops.
+ * <p>Threads: lifecycle on the controlling thread; connections on the shared event loops; the reload check
+ * on one event loop; {@code reloadTls} on a JMX thread.
  */
 public final class TcpSource implements Source {
 
@@ -37,6 +44,9 @@ public final class TcpSource implements Source {
     private final ConnectionLimiter limiter;
     private final TcpSourceState state = new TcpSourceState();
     private final ChannelGroup channels = new DefaultChannelGroup("tcp", GlobalEventExecutor.INSTANCE);
+    private final ServerTls tls;
+    private final TlsCounters tlsCounters;
+    private ScheduledFuture<?> reloadCheck;
     private Channel server;
 
     public TcpSource(TcpSourceConfig cfg, NettyTransport transport, RingPublisher publisher, MetricGroup metrics) {
@@ -45,7 +55,17 @@ public final class TcpSource implements Source {
         this.publisher = publisher;
         this.framing = new FramingCounters(metrics);
         this.counters = new TcpSourceCounters(metrics);
-        this.limiter = new ConnectionLimiter(cfg.maxConnections(), counters);
+        this.limiter = new ConnectionLimiter(cfg.maxConnections(), cfg.maxConnectionsPerIp(), counters);
+        if (cfg.tls() != null) {
+            this.tls = new ServerTls(cfg.tls());
+            this.tlsCounters = new TlsCounters(metrics, tls);
+            metrics.operation("reloadTls", "Loads the certificate, key and CA files again now; new connections use "
+                    + "them, open ones keep theirs. A file that does not load keeps the previous certificate.",
+                    this::reloadTls);
+        } else {
+            this.tls = null;
+            this.tlsCounters = null;
+        }
         metrics.gauge("connections", "Open TCP connections.", limiter::open);
         metrics.gauge("pausedConnections", "Connections not reading now because the ring is nearly full "
                 + "(flow control engaged).", state::pausedConnections);
@@ -60,6 +80,7 @@ public final class TcpSource implements Source {
     @Override
     public void start() throws Exception {
         int max = cfg.maxMessageSize().intBytes();
+        long idleNanos = cfg.idleTimeout().nanos();
         ServerBootstrap b = new ServerBootstrap()
                 .group(transport.group())
                 .channel(transport.serverChannel())
@@ -70,8 +91,13 @@ public final class TcpSource implements Source {
                     protected void initChannel(Channel ch) {
                         channels.add(ch);
                         ChannelPipeline p = ch.pipeline();
-                        TcpPublishHandler publish = new TcpPublishHandler(publisher, counters, state);
+                        Peer peer = new Peer();
+                        TcpPublishHandler publish = new TcpPublishHandler(publisher, counters, state, peer, idleNanos);
                         p.addLast("limit", limiter);
+                        if (tls != null) {
+                            p.addLast("tls", tls.newHandler(ch.alloc()));
+                            p.addLast("tls-peer", new TlsPeerHandler(tlsCounters, peer));
+                        }
                         switch (cfg.framing()) {
                             case octetCounted -> p.addLast("framing",
                                     new OctetCountingFrameDecoder(max, framing, publish));
@@ -86,6 +112,45 @@ public final class TcpSource implements Source {
         }
         InetSocketAddress addr = HostPort.parse(cfg.bind());
         server = b.bind(addr).sync().channel();
+        long every = tls == null ? 0 : cfg.tls().reloadInterval().nanos();
+        if (every > 0) {
+            reloadCheck = transport.group().next().scheduleWithFixedDelay(this::reloadIfChanged, every, every,
+                    TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** The periodic check: reloads when a certificate, key or CA file changed. On an event loop. */
+    private void reloadIfChanged() {
+        try {
+            if (tls.reloadIfChanged()) {
+                tlsReloaded();
+            }
+        } catch (RuntimeException e) { // anything escaping would end the periodic check for good
+            tlsReloadFailed(e);
+        }
+    }
+
+    /** The JMX operation {@code reloadTls}. */
+    private String reloadTls() {
+        try {
+            tls.reload();
+            tlsReloaded();
+            return "reloaded: " + tls.certificateSummary();
+        } catch (IllegalArgumentException e) {
+            tlsReloadFailed(e);
+            return "reload failed, the previous certificate stays in use: " + e.getMessage();
+        }
+    }
+
+    private void tlsReloaded() {
+        tlsCounters.reloaded();
+        System.err.println("logrouter: source " + cfg.name() + ": TLS certificate reloaded: " + tls.certificateSummary());
+    }
+
+    private void tlsReloadFailed(RuntimeException e) {
+        tlsCounters.reloadFailed(e.getMessage());
+        System.err.println("logrouter: source " + cfg.name() + ": TLS reload failed, the previous certificate stays "
+                + "in use: " + e.getMessage());
     }
 
     @Override
@@ -96,6 +161,9 @@ public final class TcpSource implements Source {
     /** Closes the listener: no new connections. Open connections go on until {@link #awaitPublished}. */
     @Override
     public void stopAccepting() {
+        if (reloadCheck != null) {
+            reloadCheck.cancel(false);
+        }
         if (server != null) {
             server.close().syncUninterruptibly();
         }

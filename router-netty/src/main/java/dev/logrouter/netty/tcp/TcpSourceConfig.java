@@ -6,9 +6,10 @@ import dev.logrouter.core.config.SourceConfig;
 import dev.logrouter.core.config.TimeSpan;
 import dev.logrouter.netty.HostPort;
 import dev.logrouter.core.source.SyslogFormat;
+import dev.logrouter.netty.tls.TlsConfig;
 
 /**
- * {@code type: tcp}: syslog over TCP.
+ * {@code type: tcp}: syslog over TCP, or over TLS with {@code tls:}.
  *
  * <p>Threads: immutable.
  */
@@ -28,12 +29,24 @@ public record TcpSourceConfig(
         ByteSize maxMessageSize,
         @Option(doc = "Most concurrent connections; more are closed at once and counted.", defaultValue = "1000")
         Integer maxConnections,
+        @Option(doc = "Most concurrent connections from one IP address; more are closed at once and counted. "
+                + "0 = no limit other than max-connections (relays and NAT put many senders behind one address).",
+                defaultValue = "0")
+        Integer maxConnectionsPerIp,
+        @Option(doc = "A connection that sends nothing for this long is closed and counted; 0 = never. Off by "
+                + "default because syslog senders keep quiet connections for hours, and some lose the first "
+                + "message written to a connection the receiver closed. Time held back by flow control does not "
+                + "count.", defaultValue = "0s")
+        TimeSpan idleTimeout,
         @Option(doc = "Socket receive buffer (SO_RCVBUF); 0 = the system default.", defaultValue = "0")
         ByteSize receiveBuffer,
         @Option(doc = "On a clean stop, how long open connections may keep delivering what they already sent; "
                 + "a connection is closed earlier once it is quiet for 300 ms or the peer closes it.",
                 defaultValue = "5s")
-        TimeSpan drainTimeout) implements SourceConfig {
+        TimeSpan drainTimeout,
+        @Option(doc = "Syslog over TLS (RFC 5425): see sources[] type: tcp .tls. Absent = plaintext.",
+                defaultValue = Option.NONE)
+        TlsConfig tls) implements SourceConfig {
 
     public TcpSourceConfig {
         if (bind != null) {
@@ -44,6 +57,12 @@ public record TcpSourceConfig(
         }
         if (maxConnections != null && maxConnections < 1) {
             throw new IllegalArgumentException("max-connections must be >= 1, got " + maxConnections);
+        }
+        if (maxConnectionsPerIp != null && maxConnectionsPerIp < 0) {
+            throw new IllegalArgumentException("max-connections-per-ip must be >= 0, got " + maxConnectionsPerIp);
+        }
+        if (idleTimeout != null && idleTimeout.nanos() < 0) {
+            throw new IllegalArgumentException("idle-timeout must be >= 0, got " + idleTimeout);
         }
     }
 }

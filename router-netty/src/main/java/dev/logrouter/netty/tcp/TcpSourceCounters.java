@@ -12,6 +12,8 @@ final class TcpSourceCounters {
 
     final Counter accepted;
     final Counter rejected;
+    final Counter rejectedPerIp;
+    final Counter idleClosed;
     final Counter pauses;
     final Counter ioErrors;
     final Counter abandoned;
@@ -19,6 +21,9 @@ final class TcpSourceCounters {
     TcpSourceCounters(MetricGroup g) {
         accepted = g.counter("acceptedConnections", "TCP connections accepted.");
         rejected = g.counter("rejectedConnections", "TCP connections refused because max-connections was reached.");
+        rejectedPerIp = g.counter("rejectedPerIpConnections", "TCP connections refused because their address already "
+                + "had max-connections-per-ip open.");
+        idleClosed = g.counter("idleClosed", "Connections closed because they sent nothing for idle-timeout.");
         pauses = g.counter("pauses", "Times a connection stopped reading because the ring was nearly full "
                 + "(flow control).");
         ioErrors = g.counter("ioErrors", "Connections closed by a socket error.");

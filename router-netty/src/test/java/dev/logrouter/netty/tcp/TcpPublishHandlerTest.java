@@ -37,7 +37,8 @@ class TcpPublishHandlerTest {
         metrics = new MetricGroup("Source", "t");
         RingPublisher publisher = new RingPublisher(ring, 0, "t", LogEvent.FORMAT_RFC3164, 1L, metrics);
         state = new TcpSourceState();
-        TcpPublishHandler publish = new TcpPublishHandler(publisher, new TcpSourceCounters(metrics), state);
+        TcpPublishHandler publish = new TcpPublishHandler(publisher, new TcpSourceCounters(metrics), state,
+                new dev.logrouter.netty.Peer(), 0);
         ch = new EmbeddedChannel(new LineFrameDecoder(1024, FramingCounters.detached(), publish), publish);
     }
 

@@ -437,6 +437,8 @@ public final class Correlator {
     private LogEvent base(InheritMode mode, LogEvent from) {
         if (mode == InheritMode.NONE) {
             LogEvent g = new LogEvent();
+            // limited as the ring's events are (a copy, below, takes them with the fields)
+            g.fields().setLimits(from.fields().maxFields(), from.fields().maxValueLength());
             // from the message it is generated for: routes may select on the source
             g.setSource(from.sourceId(), from.sourceName(), from.formatHint(), 0L);
             if (from.isStampSet()) {

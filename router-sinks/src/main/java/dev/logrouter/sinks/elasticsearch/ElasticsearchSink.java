@@ -125,6 +125,11 @@ public final class ElasticsearchSink implements Sink {
     private volatile int inFlightGauge;
 
     public ElasticsearchSink(ElasticsearchSinkConfig cfg, ZoneId zone, MetricGroup metrics) {
+        this(cfg, zone, metrics, new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics));
+    }
+
+    /** @param deadLetters the sink's dead-letter file (shared with its handler, for items given up) */
+    public ElasticsearchSink(ElasticsearchSinkConfig cfg, ZoneId zone, MetricGroup metrics, DeadLetterFile deadLetters) {
         this.cfg = cfg;
         this.indexTemplate = Template.compile(cfg.index(), zone);
         this.idTemplate = cfg.id() == null ? null : Template.compile(cfg.id(), zone);
@@ -136,7 +141,7 @@ public final class ElasticsearchSink implements Sink {
         this.batchBytes = cfg.batchBytes().bytes();
         this.maxInFlight = cfg.maxInFlight();
         this.maxBackoffNanos = Math.max(MIN_RETRY_BACKOFF_NANOS, cfg.maxRetryBackoff().nanos());
-        this.deadLetters = new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics);
+        this.deadLetters = deadLetters;
         this.indexed = metrics.counter("indexed", "Documents the server indexed (a 2xx item).");
         this.retried = metrics.counter("retried", "Documents sent again alone after a 429 or 5xx item.");
         this.rejected = metrics.counter("rejected", "Documents answered 429 (as an item or with their whole "
@@ -476,6 +481,41 @@ public final class ElasticsearchSink implements Sink {
     private void deadLetter(Doc d, int status, String reason) {
         byte[] key = d.id == null ? null : d.id.getBytes(StandardCharsets.UTF_8);
         deadLetters.write(d.index, status, reason, key, d.json, 0, d.json.length);
+    }
+
+    /**
+     * The handler gave the batch up (max-retries): every document not yet answered indexed or dead-lettered (being
+     * built, kept after a failed request, waiting for a retry or a split, or in a request still out, whose answer is
+     * no longer awaited) is dead-lettered with the reason, and the batch is empty. A document of a request still out,
+     * or of one that got no answer, may be in the index as well.
+     */
+    @Override
+    public void deadLetterBatch(DeadLetterFile letters, String reason) {
+        for (Bulk b : inFlight) {
+            b.future.cancel(true);
+            deadLetterAll(letters, b.docs, reason);
+        }
+        inFlight.clear();
+        inFlightGauge = 0;
+        deadLetterAll(letters, unsent, reason);
+        deadLetterAll(letters, retry, reason);
+        for (List<Doc> half : splits) {
+            deadLetterAll(letters, half, reason);
+        }
+        splits.clear();
+        deadLetterAll(letters, building, reason);
+        buildingBytes = 0;
+        requestFailure = null;
+        retrying = 0;
+        retryBackoffNanos = MIN_RETRY_BACKOFF_NANOS;
+    }
+
+    private static void deadLetterAll(DeadLetterFile letters, List<Doc> docs, String reason) {
+        for (Doc d : docs) {
+            byte[] key = d.id == null ? null : d.id.getBytes(StandardCharsets.UTF_8);
+            letters.write(d.index, reason, key, d.json, 0, d.json.length);
+        }
+        docs.clear();
     }
 
     @Override

@@ -81,12 +81,15 @@ public record ElasticsearchSinkConfig(
         String caFile,
         @Option(doc = "Check that an https host's certificate names it.", defaultValue = "true")
         Boolean verifyHostname,
+        @Option(doc = SinkConfig.MAX_RETRIES_DOC, defaultValue = "-1")
+        Integer maxRetries,
         @Option(doc = "JSON-lines file for documents the server can never take (mapping or parse errors: 4xx "
-                + "other than 429), with index, status and reason; default data/dead-letter/<name>.jsonl.",
-                defaultValue = Option.NONE)
+                + "other than 429) and for those given up after max-item-retries or max-retries, with index, status "
+                + "and reason; default data/dead-letter/<name>.jsonl.", defaultValue = Option.NONE)
         String deadLetter) implements SinkConfig {
 
     public ElasticsearchSinkConfig {
+        SinkConfig.checkMaxRetries(maxRetries);
         if (hosts != null) {
             if (hosts.isEmpty()) {
                 throw new IllegalArgumentException("hosts must name at least one node");

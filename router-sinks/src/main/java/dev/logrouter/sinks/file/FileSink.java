@@ -4,6 +4,7 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.PathKey;
 import dev.logrouter.core.template.PathValueEscaper;
@@ -179,6 +180,18 @@ public final class FileSink implements Sink {
         }
         dirty.clear();
         housekeeping(now);
+    }
+
+    /**
+     * The handler gave the batch up (max-retries): each file's lines not yet written become one dead letter (target:
+     * the file), and the batch is empty.
+     */
+    @Override
+    public void deadLetterBatch(DeadLetterFile deadLetters, String reason) {
+        for (int i = 0; i < dirty.size(); i++) {
+            dirty.get(i).deadLetter(deadLetters, reason);
+        }
+        dirty.clear();
     }
 
     /** Idle-time housekeeping: a due fsync (policy interval) and closing idle files. */

@@ -30,6 +30,10 @@ public record FileSinkConfig(
         @Option(doc = "Longest a line waits in a batch while more keep coming; a batch is also written "
                 + "whenever the ring has nothing more for the sink.", defaultValue = "250ms")
         TimeSpan flushTimeout,
+        @Option(doc = SinkConfig.MAX_RETRIES_DOC, defaultValue = "-1")
+        Integer maxRetries,
+        @Option(doc = SinkConfig.DEAD_LETTER_DOC, defaultValue = Option.NONE)
+        String deadLetter,
         @Option(doc = "never, batch (fsync after each batch) or interval (at most once per fsync-interval).",
                 defaultValue = "never")
         FsyncPolicy fsync,
@@ -42,6 +46,7 @@ public record FileSinkConfig(
         TimeSpan idleClose) implements SinkConfig {
 
     public FileSinkConfig {
+        SinkConfig.checkMaxRetries(maxRetries);
         if (batchSize != null && batchSize < 1) {
             throw new IllegalArgumentException("batch-size must be >= 1, got " + batchSize);
         }

@@ -1,5 +1,6 @@
 package dev.logrouter.sinks.file;
 
+import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.template.ByteBuilder;
 
 import java.io.IOException;
@@ -47,5 +48,18 @@ final class OpenFile {
         dirty = false;
         unsynced = true;
         return n;
+    }
+
+    /**
+     * Gives the buffered lines up: what an earlier attempt did not write goes to {@code deadLetters} as one item
+     * (target: this file), and the buffer is emptied.
+     */
+    void deadLetter(DeadLetterFile deadLetters, String reason) {
+        if (buffer.length() > writtenUpTo) {
+            deadLetters.write(path.toString(), reason, null, buffer.array(), writtenUpTo, buffer.length() - writtenUpTo);
+        }
+        writtenUpTo = 0;
+        buffer.reset();
+        dirty = false;
     }
 }

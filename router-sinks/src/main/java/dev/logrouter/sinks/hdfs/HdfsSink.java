@@ -4,6 +4,7 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.PathKey;
@@ -543,6 +544,23 @@ public final class HdfsSink implements Sink {
             dirty.remove(i);
         }
         tryHousekeeping(now);
+    }
+
+    /**
+     * The handler gave the batch up (max-retries): each path's buffered lines (none of them acknowledged: a failed
+     * write leaves the whole buffer) become one dead letter, uncompressed (target: the rendered path), and the batch
+     * is empty. A broken part is still recovered (cut back to what was acknowledged) by the next write or tick.
+     */
+    @Override
+    public void deadLetterBatch(DeadLetterFile deadLetters, String reason) {
+        for (PartFile f : dirty) {
+            if (f.buffer.length() > 0) {
+                deadLetters.write(f.rendered, reason, null, f.buffer.array(), 0, f.buffer.length());
+            }
+            f.buffer.reset();
+            f.dirty = false;
+        }
+        dirty.clear();
     }
 
     /** Idle-time housekeeping: time-based rolls and completing idle parts. */

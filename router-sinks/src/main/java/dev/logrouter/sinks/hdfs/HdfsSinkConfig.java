@@ -38,6 +38,11 @@ public record HdfsSinkConfig(
         @Option(doc = "Longest a line waits in a batch before the batch is written and flushed.",
                 defaultValue = "1s")
         TimeSpan flushTimeout,
+        @Option(doc = SinkConfig.MAX_RETRIES_DOC, defaultValue = "-1")
+        Integer maxRetries,
+        @Option(doc = SinkConfig.DEAD_LETTER_DOC + " A given-up batch is one dead letter per part file, its lines "
+                + "uncompressed.", defaultValue = Option.NONE)
+        String deadLetter,
         @Option(doc = "The durability point of a batch: hflush (every DataNode of the pipeline has it in memory; new "
                 + "readers see it) or hsync (also on the DataNodes' disks).", defaultValue = "hflush")
         HdfsSync sync,
@@ -68,6 +73,7 @@ public record HdfsSinkConfig(
         String user) implements SinkConfig {
 
     public HdfsSinkConfig {
+        SinkConfig.checkMaxRetries(maxRetries);
         if (uri != null) {
             try {
                 URI u = new URI(uri);

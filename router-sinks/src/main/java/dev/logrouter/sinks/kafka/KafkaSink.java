@@ -97,7 +97,17 @@ public final class KafkaSink implements Sink {
         this(cfg, zone, metrics, KafkaProducer::new);
     }
 
+    /** @param deadLetters the sink's dead-letter file (shared with its handler, for items given up) */
+    public KafkaSink(KafkaSinkConfig cfg, ZoneId zone, MetricGroup metrics, DeadLetterFile deadLetters) {
+        this(cfg, zone, metrics, deadLetters, KafkaProducer::new);
+    }
+
     KafkaSink(KafkaSinkConfig cfg, ZoneId zone, MetricGroup metrics,
+              Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory) {
+        this(cfg, zone, metrics, new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics), producerFactory);
+    }
+
+    KafkaSink(KafkaSinkConfig cfg, ZoneId zone, MetricGroup metrics, DeadLetterFile deadLetters,
               Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory) {
         this.cfg = cfg;
         this.producerFactory = producerFactory;
@@ -111,7 +121,7 @@ public final class KafkaSink implements Sink {
         for (int i = 0; i < headerNames.length; i++) {
             headerTemplates[i] = Template.compile(cfg.headers().get(headerNames[i]), zone);
         }
-        this.deadLetters = new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics);
+        this.deadLetters = deadLetters;
         this.sent = metrics.counter("sent", "Records handed to the producer (resends included).");
         this.acked = metrics.counter("acked", "Records the broker acknowledged.");
         this.failed = metrics.counter("failed", "Records whose delivery failed (each is then resent or "
@@ -280,16 +290,40 @@ public final class KafkaSink implements Sink {
         count = kept;
         sendFailed = false;
         if (kept > 0) {
-            if (replaceProducer && !aborted) {
-                replaceProducer = false;
-                producersReplaced.inc();
-                Producer<byte[], byte[]> old = producer;
-                producer = producerFactory.apply(producerConfig);
-                old.close(Duration.ZERO);
-            }
+            replaceBrokenProducer();
             throw new KafkaDeliveryException(kept + " record(s) not acknowledged, kept to send again: " + first,
                     first);
         }
+    }
+
+    /** A producer left unusable by a failure (fenced, closed) is replaced before the next send. */
+    private void replaceBrokenProducer() {
+        if (replaceProducer && !aborted) {
+            replaceProducer = false;
+            producersReplaced.inc();
+            Producer<byte[], byte[]> old = producer;
+            producer = producerFactory.apply(producerConfig);
+            old.close(Duration.ZERO);
+        }
+    }
+
+    /**
+     * The handler gave the batch up (max-retries): every record not acknowledged is dead-lettered with the reason
+     * (a record whose send is still out may reach the topic as well), and the batch is empty. The slots are dropped,
+     * not reused, so that a late callback of an abandoned send touches nothing of the next batch.
+     */
+    @Override
+    public void deadLetterBatch(DeadLetterFile letters, String reason) {
+        for (int i = 0; i < count; i++) {
+            ProducerRecord<byte[], byte[]> r = slots.get(i).record;
+            if (r != null) {
+                letters.write(r.topic(), reason, r.key(), r.value(), 0, r.value().length);
+            }
+        }
+        slots.clear();
+        count = 0;
+        sendFailed = false;
+        replaceBrokenProducer();
     }
 
     /** Failures the broker will give again however often the record is sent. */

@@ -60,17 +60,21 @@ public record KafkaSinkConfig(
                 + "kafka source commit it.", defaultValue = "1s")
         TimeSpan ackInterval,
         @Option(doc = "The producer's delivery.timeout.ms: how long it retries a record by itself before the sink "
-                + "sees the failure and sends the record again (with backoff; nothing is dropped).",
+                + "sees the failure and sends the record again (with backoff; given up only after max-retries).",
                 defaultValue = "120s")
         TimeSpan deliveryTimeout,
+        @Option(doc = SinkConfig.MAX_RETRIES_DOC, defaultValue = "-1")
+        Integer maxRetries,
         @Option(doc = "JSON-lines file for records the broker can never take (too large, not authorized, invalid "
-                + "topic); default data/dead-letter/<name>.jsonl.", defaultValue = Option.NONE)
+                + "topic) and for those given up after max-retries, one per line with the reason; default "
+                + "data/dead-letter/<name>.jsonl.", defaultValue = Option.NONE)
         String deadLetter,
         @Option(doc = "Any other producer property, passed as is (e.g. security.protocol, sasl.*, ssl.*, "
                 + "max.request.size); wins over the options above.", defaultValue = "{}")
         Map<String, String> properties) implements SinkConfig {
 
     public KafkaSinkConfig {
+        SinkConfig.checkMaxRetries(maxRetries);
         if (batchSize != null && batchSize < 1) {
             throw new IllegalArgumentException("batch-size must be >= 1, got " + batchSize);
         }

@@ -2,6 +2,7 @@ package dev.logrouter.sinks.elasticsearch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logrouter.core.testing.Commands;
 import dev.logrouter.core.testing.Conditions;
 import dev.logrouter.core.testing.Ports;
 
@@ -157,7 +158,7 @@ public final class ElasticsearchServer implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         if (root) {
             ensureUser();
-            run(List.of("chown", "-R", USER + ":" + USER, dir.toString()));
+            Commands.run(List.of("chown", "-R", USER + ":" + USER, dir.toString()));
             cmd.addAll(List.of("runuser", "-u", USER, "--"));
         }
         cmd.addAll(List.of("env", "ES_JAVA_HOME=" + System.getProperty("java.home"), "ES_PATH_CONF=" + conf,
@@ -200,10 +201,10 @@ public final class ElasticsearchServer implements AutoCloseable {
 
     /** A self-signed certificate for 127.0.0.1, the file-realm user, and an HTTP client that trusts and uses them. */
     private void secure(Path conf) throws IOException, InterruptedException {
-        run(List.of("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "3", "-subj",
+        Commands.run(List.of("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "3", "-subj",
                 "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout",
                 conf.resolve("http.key").toString(), "-out", conf.resolve("http.crt").toString()));
-        run(List.of("env", "ES_JAVA_HOME=" + System.getProperty("java.home"), "ES_PATH_CONF=" + conf, "bash",
+        Commands.run(List.of("env", "ES_JAVA_HOME=" + System.getProperty("java.home"), "ES_PATH_CONF=" + conf, "bash",
                 home.resolve("bin/elasticsearch-users").toString(), "useradd", USER_NAME, "-p", PASSWORD, "-r",
                 "superuser"));
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
@@ -308,14 +309,6 @@ public final class ElasticsearchServer implements AutoCloseable {
                 .redirectErrorStream(true).start().waitFor();
         if (rc != 0 && rc != 9) { // 9: the user exists (created meanwhile)
             throw new IOException("useradd " + USER + " failed with exit " + rc);
-        }
-    }
-
-    private static void run(List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            throw new IOException(String.join(" ", cmd) + " failed: " + out);
         }
     }
 

@@ -279,6 +279,6 @@ class ElasticsearchSinkTest {
                 TimeSpan.parse("1s"), (Integer) m.getOrDefault("max-in-flight", 2), false,
                 TimeSpan.parse(m.getOrDefault("request-timeout", "60s")), TimeSpan.parse("2s"), -1,
                 ElasticsearchServer.USER_NAME, (String) m.getOrDefault("password", ElasticsearchServer.PASSWORD), null,
-                es.certificate().toString(), true, (String) m.getOrDefault("dead-letter", dir.resolve("dead/es.jsonl").toString()));
+                es.certificate().toString(), true, -1, (String) m.getOrDefault("dead-letter", dir.resolve("dead/es.jsonl").toString()));
     }
 }

@@ -524,7 +524,7 @@ class FileSinkTest {
 
         FileSinkConfig build() {
             return new FileSinkConfig("t", path, template, 1000, null, ByteSize.parse("1MiB"),
-                    TimeSpan.parse("250ms"), fsync, fsyncInterval, maxOpenFiles, idleClose);
+                    TimeSpan.parse("250ms"), -1, null, fsync, fsyncInterval, maxOpenFiles, idleClose);
         }
     }
 }

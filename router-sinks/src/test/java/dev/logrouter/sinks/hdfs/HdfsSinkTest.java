@@ -488,7 +488,7 @@ class HdfsSinkTest {
 
         HdfsSinkConfig build() {
             return new HdfsSinkConfig("t", uri, path, "${DATE} ${HOST} ${MSGHDR}${MSG}\n", 5000,
-                    ByteSize.parse("4MiB"), TimeSpan.parse("1s"), sync, rollSize, rollInterval, idleClose, ".tmp",
+                    ByteSize.parse("4MiB"), TimeSpan.parse("1s"), -1, null, sync, rollSize, rollInterval, idleClose, ".tmp",
                     maxOpenFiles, compression, configDir, properties, null);
         }
     }

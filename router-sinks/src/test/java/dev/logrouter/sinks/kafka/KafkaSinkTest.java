@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logrouter.core.config.ByteSize;
 import dev.logrouter.core.config.TimeSpan;
 import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
@@ -185,6 +186,52 @@ class KafkaSinkTest {
         sink.close();
     }
 
+    @Test
+    void aBatchGivenUpAfterMaxRetriesIsHandedToTheDeadLettersAndTheNextBatchGoesOut() throws Exception {
+        broker.createTopic("given-up", 1);
+        Path dead = dir.resolve("dead/given-up.jsonl");
+        KafkaSink sink = sink(Map.of("topic", "given-up", "key", "${PROGRAM}", "template", "${MSG}",
+                "delivery-timeout", "2s", "flush-timeout", "10ms", "dead-letter", dead.toString()));
+        sink.start();
+        DeadLetterFile letters = new DeadLetterFile("k", dead.toString(), metrics);
+        broker.stop();
+        try {
+            for (int i = 0; i < 20; i++) {
+                parse("<13>Mar  1 10:00:00 h app: lost " + i, LogEvent.FORMAT_RFC3164);
+                sink.append(slot);
+            }
+            assertThatThrownBy(sink::flush).isInstanceOf(KafkaDeliveryException.class);
+            // what the sink handler does when max-retries ran out
+            sink.deadLetterBatch(letters, "flush given up after 0 retries: broker away");
+        } finally {
+            broker.start();
+        }
+        List<String> lines = Files.readAllLines(dead);
+        assertThat(lines).hasSize(20);
+        for (int i = 0; i < 20; i++) {
+            JsonNode d = new ObjectMapper().readTree(lines.get(i));
+            assertThat(d.get("event").asText()).isEqualTo("lost " + i);
+            assertThat(d.get("key").asText()).isEqualTo("app");
+            assertThat(d.get("target").asText()).isEqualTo("given-up");
+            assertThat(d.get("reason").asText()).isEqualTo("flush given up after 0 retries: broker away");
+        }
+        parse("<13>Mar  1 10:00:00 h app: after", LogEvent.FORMAT_RFC3164);
+        sink.append(slot);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (true) { // the producer reconnects to the restarted broker
+            try {
+                sink.flush();
+                break;
+            } catch (KafkaDeliveryException e) {
+                assertThat(System.nanoTime()).as("acknowledged within 60 s after the restart").isLessThan(deadline);
+                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100));
+            }
+        }
+        // the given-up records are not sent again: the batch was emptied
+        assertThat(broker.values("given-up")).containsExactly("after");
+        sink.close();
+    }
+
     private void parse(String raw, byte hint) {
         slot.clear();
         byte[] b = raw.getBytes(StandardCharsets.UTF_8);
@@ -211,7 +258,7 @@ class KafkaSinkTest {
                         "$(format-json --scope rfc5424 --scope all-nv-pairs --key ISODATE --key USEC --key TAGS --key SOURCEIP)"),
                 (Map<String, String>) m.getOrDefault("headers", Map.of()), "all", true, "none", 10000,
                 ByteSize.parse("256KiB"), TimeSpan.parse(m.getOrDefault("flush-timeout", "5ms")), TimeSpan.parse("1s"),
-                TimeSpan.parse(m.getOrDefault("delivery-timeout", "120s")), (String) m.get("dead-letter"),
+                TimeSpan.parse(m.getOrDefault("delivery-timeout", "120s")), -1, (String) m.get("dead-letter"),
                 (Map<String, String>) m.getOrDefault("properties", Map.of()));
         return new KafkaSink(cfg, ZoneOffset.UTC, metrics);
     }

@@ -114,7 +114,7 @@ public final class JsonFieldParser extends FieldParser {
             // outside the fast path's subset: undo its writes and let Jackson read the message
             discardOutput();
         }
-        boolean ok;
+        boolean ok = false;
         try {
             if (parser == null || fedToParser > RENEW_AFTER_BYTES) {
                 renewParser();
@@ -125,9 +125,12 @@ public final class JsonFieldParser extends FieldParser {
         } catch (IOException e) {
             // syntax error or a StreamReadConstraints limit: a failure, counted by the caller
             ok = false;
-        }
-        if (!ok) {
-            closeParser(); // stopped mid-document: the next message needs a fresh parser
+        } finally {
+            if (!ok) {
+                // stopped mid-document, also when a RuntimeException (the output budget spent) is on its way to
+                // the caller: the next message needs a fresh parser
+                closeParser();
+            }
         }
         return ok;
     }

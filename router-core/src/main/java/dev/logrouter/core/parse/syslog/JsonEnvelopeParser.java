@@ -3,9 +3,11 @@ package dev.logrouter.core.parse.syslog;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.SyslogNames;
 import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.parse.FieldParser;
 import dev.logrouter.core.template.ByteBuilder;
 
 import java.io.IOException;
@@ -25,7 +27,8 @@ import java.io.IOException;
  *       dot back ({@code _SDATA.x} → {@code .SDATA.x}, {@code _json.user} → {@code .json.user}): format-json
  *       wrote {@code .}-names that way. Numbers and booleans keep their JSON text; nulls are skipped.</li>
  * </ul>
- * A frame that is not one JSON object (or is cut) is left to the syslog parsers ({@link #parse} returns false,
+ * A frame that is not one JSON object (or is cut, or would flatten into more name-value bytes than
+ * {@link FieldParser#outputBudget} allows for its size) is left to the syslog parsers ({@link #parse} returns false,
  * after undoing what it wrote). ISODATE is read by the syslog parsers' own {@link SyslogTimestampScanner} (a stamp
  * without zone is in the receiver's zone, as theirs).
  *
@@ -62,7 +65,7 @@ final class JsonEnvelopeParser {
         boolean stamped = false;
         int peerAt = -1;
         int peerLen = 0;
-        e.fields().beginTransaction();
+        e.fields().beginTransaction(FieldParser.outputBudget(end - off)); // bounded as the message parsers' output
         try (JsonParser p = FACTORY.createParser(b, off, end - off)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return undo(e);
@@ -107,8 +110,8 @@ final class JsonEnvelopeParser {
             if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
                 return undo(e);
             }
-        } catch (IOException ex) {
-            return undo(e); // not JSON, or cut
+        } catch (IOException | FieldTable.OverBudgetException ex) {
+            return undo(e); // not JSON, or cut, or flattening into far more than its size
         }
         e.fields().commit();
         if (peerAt >= 0) {
