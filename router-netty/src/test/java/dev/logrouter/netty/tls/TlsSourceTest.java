@@ -133,9 +133,18 @@ abstract class TlsSourceTest {
         out.flush();
     }
 
+    /** Sequences published up to now. The ring is multi-producer: its cursor counts claimed slots, maybe unfilled. */
+    private long published(long from) {
+        long seq = from;
+        while (ring.isAvailable(seq)) {
+            seq++;
+        }
+        return seq - 1;
+    }
+
     private List<String> received() {
         List<String> out = new ArrayList<>();
-        for (long seq = 0; seq <= ring.getCursor(); seq++) {
+        for (long seq = 0, last = published(0); seq <= last; seq++) {
             LogEvent e = ring.get(seq);
             out.add(new String(e.raw(), 0, e.rawLength(), StandardCharsets.UTF_8));
         }
@@ -238,7 +247,7 @@ abstract class TlsSourceTest {
             assertThat(await("pauses", 1)).as("a 64-slot ring holds back a 500-frame burst").isTrue();
             List<String> seen = new ArrayList<>();
             boolean all = Conditions.await(() -> {
-                long cursor = ring.getCursor();
+                long cursor = published(consumer.get() + 1);
                 for (long seq = consumer.get() + 1; seq <= cursor; seq++) {
                     LogEvent e = ring.get(seq);
                     seen.add(new String(e.raw(), 0, e.rawLength(), StandardCharsets.UTF_8));
