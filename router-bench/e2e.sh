@@ -33,6 +33,10 @@
 #   STARTUP_SECS=60  DRAIN_SECS=120  STOP_SECS=60  KEEP=0 (1 = keep the temp dir)
 #   LOCK=/tmp/cpu.lock: held for the whole run so no other benchmark overlaps (set LOCK=
 #   when the caller already holds it, e.g. under `flock /tmp/cpu.lock router-bench/e2e.sh`).
+#   SERVER=logrouter|syslog-ng (SYSLOG_NG_PATH=/usr/sbin/syslog-ng): syslog-ng 3.38 in place of the router, measured
+#   the same way, for a ratio in the same session: network() source (transport tcp, or tls with the same certificate
+#   and peer-verify(optional-untrusted)), the shared kit's tuned options (flush-lines(100), log-fifo-size(1000),
+#   log-fetch-limit(100), log-iw-size(100)), flags(flow-control), file destination with template "$MSG\n".
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -63,6 +67,8 @@ DRAIN_SECS=${DRAIN_SECS:-120}
 STOP_SECS=${STOP_SECS:-60}
 KEEP=${KEEP:-0}
 LOCK=${LOCK-/tmp/cpu.lock}
+SERVER=${SERVER:-logrouter}
+SYSLOG_NG=${SYSLOG_NG_PATH:-/usr/sbin/syslog-ng}
 
 usage() {
     sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
@@ -90,8 +96,13 @@ done
 ((CONNS > 0 && COUNT > 0)) || { echo "e2e: CONNS and COUNT must be > 0" >&2; exit 2; }
 case $FORMAT in rfc3164|rfc5424) ;; *) echo "e2e: FORMAT must be rfc3164 or rfc5424" >&2; exit 2 ;; esac
 case $LOADGEN in loadgen|loggen) ;; *) echo "e2e: LOADGEN must be loadgen or loggen" >&2; exit 2 ;; esac
+case $SERVER in
+    logrouter) ;;
+    syslog-ng) [ -x "$SYSLOG_NG" ] || { echo "e2e: syslog-ng not found at $SYSLOG_NG (bash /work/shared/bench/install.sh)" >&2; exit 2; } ;;
+    *) echo "e2e: SERVER must be logrouter or syslog-ng" >&2; exit 2 ;;
+esac
 
-[ -f "$ROUTER_JAR" ] || { echo "e2e: missing $ROUTER_JAR (build it: mvn -pl router-server -am package)" >&2; exit 2; }
+[ "$SERVER" = syslog-ng ] || [ -f "$ROUTER_JAR" ] || { echo "e2e: missing $ROUTER_JAR (build it: mvn -pl router-server -am package)" >&2; exit 2; }
 if [ "$LOADGEN" = loadgen ]; then
     [ -f "$BENCH_JAR" ] || { echo "e2e: missing $BENCH_JAR (build it: mvn -pl router-bench -am package)" >&2; exit 2; }
 else
@@ -155,12 +166,33 @@ sinks:
     flush-timeout: $FLUSH_TIMEOUT
 EOF
 
-# ---- router ------------------------------------------------------------------
-# cwd = temp dir, so relative defaults (e.g. ./data/dead-letter) stay inside it
-# shellcheck disable=SC2086
-(cd "$TMP" && exec java $ROUTER_JAVA_OPTS -jar "$ROUTER_JAR" run --config "$TMP/router.yaml") \
-    > "$TMP/router.log" 2>&1 &
-RPID=$!
+# ---- router (or syslog-ng) ------------------------------------------------------
+if [ "$SERVER" = syslog-ng ]; then
+    transport=tcp
+    tls_opts=""
+    if [ "$TLS" = 1 ]; then
+        transport=tls
+        tls_opts="tls(key-file(\"$TMP/server.key\") cert-file(\"$TMP/server.pem\") peer-verify(optional-untrusted))"
+    fi
+    cat > "$TMP/syslog-ng.conf" <<EOF
+@version: 3.38
+# written by router-bench/e2e.sh (SERVER=syslog-ng)
+options { flush-lines(100); log-fifo-size(1000); stats-freq(0); };
+source s_net { network(ip("127.0.0.1") port($PORT) transport("$transport") max-connections(100)
+                       log-fetch-limit(100) log-iw-size(100) $tls_opts); };
+destination d_file { file("$OUT" template("\$MSG\n")); };
+log { source(s_net); destination(d_file); flags(flow-control); };
+EOF
+    (cd "$TMP" && exec "$SYSLOG_NG" -F -e --no-caps -f "$TMP/syslog-ng.conf" -p "$TMP/syslog-ng.pid" \
+        -R "$TMP/syslog-ng.persist" -c "$TMP/syslog-ng.ctl") > "$TMP/router.log" 2>&1 &
+    RPID=$!
+else
+    # cwd = temp dir, so relative defaults (e.g. ./data/dead-letter) stay inside it
+    # shellcheck disable=SC2086
+    (cd "$TMP" && exec java $ROUTER_JAVA_OPTS -jar "$ROUTER_JAR" run --config "$TMP/router.yaml") \
+        > "$TMP/router.log" 2>&1 &
+    RPID=$!
+fi
 for _ in $(seq $((STARTUP_SECS * 10))); do
     tcp_listening "$PORT" && break
     kill -0 "$RPID" 2>/dev/null || break

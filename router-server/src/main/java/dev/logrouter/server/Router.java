@@ -1,6 +1,7 @@
 package dev.logrouter.server;
 
 import dev.logrouter.core.config.RouterConfig;
+import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.config.SinkConfig;
 import dev.logrouter.core.config.SourceConfig;
 import dev.logrouter.core.metrics.MetricGroup;
@@ -117,6 +118,11 @@ public final class Router {
                 () -> startMillis == 0 ? 0 : (System.currentTimeMillis() - startMillis) / 1000);
         health.gauge("startTime", "When the router started, in milliseconds since the epoch (0 before).",
                 () -> startMillis);
+        health.gauge("tags", "Distinct tags registered (configuration and messages), of at most " + Tags.MAX + ".",
+                Tags::count);
+        health.gauge("tagsRefused", "Tags named by messages (a Kafka envelope's TAGS) dropped since start because "
+                + "messages had registered " + Tags.MAX_FROM_INPUT + " distinct ones already; each event that lost one "
+                + "is tagged .limit.max-tags.", Tags::refused);
         health.operation("resetAllCounters", "Makes every counter of every logrouter MBean count from zero again "
                 + "(like syslog-ng-ctl stats --reset); gauges and texts are current values and stay.",
                 () -> "reset " + metrics.resetCounters() + " counters");

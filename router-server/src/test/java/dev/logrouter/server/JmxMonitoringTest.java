@@ -2,6 +2,7 @@ package dev.logrouter.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.testing.Ports;
 import dev.logrouter.server.jmx.StatsCommand;
@@ -201,6 +202,8 @@ class JmxMonitoringTest {
         m.put("Ring/main/published", published);
         m.put("Router/main/state", "RUNNING");
         m.put("Router/main/degradedBy", "");
+        m.put("Router/main/tags", (long) Tags.count()); // the registry is process-wide: this JVM's tests' tags too
+        m.put("Router/main/tagsRefused", 0L);
         m.put("Source/net/connections", 0L);
         m.put("Source/net/pausedConnections", 0L);
         m.put("Source/net/keptFrames", 0L);

@@ -51,6 +51,10 @@ final class JsonEnvelopeParser {
     /** The last TAGS value seen and its tag ids: a source's messages mostly carry the same tags. */
     private final ByteBuilder lastTags = new ByteBuilder(64);
     private int[] lastTagIds = new int[0];
+    /** How many names of the last TAGS value the registry refused. */
+    private int lastRefused;
+    /** How many tags the registry refused for the event being parsed. */
+    private int refusedTags;
 
     JsonEnvelopeParser(StampResolver stamps, SyslogTimestampScanner timestamp) {
         this.stamps = stamps;
@@ -65,6 +69,7 @@ final class JsonEnvelopeParser {
         boolean stamped = false;
         int peerAt = -1;
         int peerLen = 0;
+        refusedTags = 0;
         e.fields().beginTransaction(FieldParser.outputBudget(end - off)); // bounded as the message parsers' output
         try (JsonParser p = FACTORY.createParser(b, off, end - off)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -114,6 +119,10 @@ final class JsonEnvelopeParser {
             return undo(e); // not JSON, or cut, or flattening into far more than its size
         }
         e.fields().commit();
+        if (refusedTags > 0) {
+            Tags.countRefused(refusedTags);
+            e.addTag(LogEvent.TAG_MAX_TAGS);
+        }
         if (peerAt >= 0) {
             e.setPeer(e.aux(), peerAt, peerLen);
         }
@@ -155,7 +164,11 @@ final class JsonEnvelopeParser {
         text.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
     }
 
-    /** Adds the comma-separated tags in {@link #text}, registering names only when the value changed. */
+    /**
+     * Adds the comma-separated tags in {@link #text}, registering names only when the value changed. Names the
+     * registry refuses ({@link Tags#fromInput}: too many came from messages) are dropped, counted and the event is
+     * tagged {@link LogEvent#TAG_MAX_TAGS}.
+     */
     private void tags(LogEvent e) {
         if (!lastTags.contentEquals(text.array(), 0, text.length())) {
             lastTags.reset();
@@ -163,16 +176,24 @@ final class JsonEnvelopeParser {
             String[] names = lastTags.toString().split(",");
             int[] ids = new int[names.length];
             int n = 0;
+            int refused = 0;
             for (String tag : names) {
                 if (!tag.isEmpty()) {
-                    ids[n++] = Tags.id(tag);
+                    int id = Tags.fromInput(tag);
+                    if (id >= 0) {
+                        ids[n++] = id;
+                    } else {
+                        refused++;
+                    }
                 }
             }
             lastTagIds = java.util.Arrays.copyOf(ids, n);
+            lastRefused = refused;
         }
         for (int id : lastTagIds) {
             e.addTag(id);
         }
+        refusedTags = lastRefused; // counted once the parse is committed
     }
 
     /** Undoes a partial parse (fields, header fields, tags are left to the fallback's writes): false. */
