@@ -33,7 +33,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The server side of a TLS source: builds Netty's {@link SslContext} (JDK provider) from {@link TlsConfig},
+ * The server side of a TLS source: builds Netty's {@link SslContext} (JDK or OpenSSL provider) from {@link TlsConfig},
  * hands each new connection an {@link SslHandler}, and swaps in a new context when the certificate, key or CA
  * files change ({@link #reloadIfChanged}) or the operator asks ({@link #reload}). A context that does not build
  * is never swapped in: the previous one stays and the failure is counted and described.
@@ -49,6 +49,15 @@ public final class ServerTls {
             "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
             "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
             "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256");
+
+    /**
+     * The server session cache's timeout, in seconds: over the JDK's longest TLS 1.3 ticket lifetime (7 days), so that
+     * the JDK provider sends no session tickets after a TLS 1.3 handshake (with the OpenSSL provider the same test
+     * passes without this). Syslog senders never read: a ticket left unread in a sender's socket when it closes makes its
+     * kernel reset the connection, which discards on our side every byte not read yet (TlsSourceTest
+     * aSenderThatNeverReads...). Long-lived syslog connections gain nothing from resumption anyway.
+     */
+    static final long NO_TICKETS_SESSION_TIMEOUT = 8 * 24 * 3600L;
 
     private final TlsConfig cfg;
     private volatile Loaded loaded;
@@ -179,7 +188,8 @@ public final class ServerTls {
                             + "needs key-password): " + rootMessage(e), e);
                 }
             }
-            b.sslProvider(provider(cfg.provider())).protocols(cfg.protocols());
+            b.sslProvider(provider(cfg.provider())).protocols(cfg.protocols())
+                    .sessionTimeout(NO_TICKETS_SESSION_TIMEOUT);
             List<String> ciphers = cfg.ciphers().isEmpty() ? DEFAULT_CIPHERS : cfg.ciphers();
             Set<String> supported = new HashSet<>(Arrays.asList(
                     SSLContext.getDefault().getSupportedSSLParameters().getCipherSuites()));
