@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# e2e.sh - end-to-end throughput of logrouter: TCP syslog in, one file out.
+# e2e.sh - end-to-end throughput of logrouter (or syslog-ng: SERVER=syslog-ng): TCP syslog in, one file out.
 #
 # Builds nothing. Needs router-server/target/logrouter.jar and (for LOADGEN=loadgen)
 # router-bench/target/router-bench.jar. One run:
@@ -14,7 +14,7 @@
 #   6. samples the router's CPU (/proc/<pid>/stat utime+stime) and peak RSS (VmHWM),
 #   7. SIGTERM, waits for exit code 0 (STOP_SECS deadline),
 #   8. prints one line to stdout:
-#      sent=N delivered=N lost=N msgs_per_s=X mb_per_s=X router_cpu_s=X router_cores=X rss_mb=X
+#      server=S sent=N delivered=N lost=N msgs_per_s=X mb_per_s=X router_cpu_s=X router_cores=X rss_mb=X
 # and exits 1 if delivered != sent, the router exits non-zero, or the load generator fails.
 #
 # Throughput is measured from the first send (load generator end minus its own elapsed
@@ -34,8 +34,8 @@
 #   LOCK=/tmp/cpu.lock: held for the whole run so no other benchmark overlaps (set LOCK=
 #   when the caller already holds it, e.g. under `flock /tmp/cpu.lock router-bench/e2e.sh`).
 #   SERVER=logrouter|syslog-ng (SYSLOG_NG_PATH=/usr/sbin/syslog-ng): syslog-ng 3.38 in place of the router, measured
-#   the same way, for a ratio in the same session: network() source (transport tcp, or tls with the same certificate
-#   and peer-verify(optional-untrusted)), the shared kit's tuned options (flush-lines(100), log-fifo-size(1000),
+#   the same way, for a ratio in the same session: network() source (syslog() for rfc5424; transport tcp, or tls with
+#   the same certificate, TLS_PROTOCOL only, peer-verify(optional-untrusted)), max-connections(CONNS), the shared kit's tuned options (flush-lines(100), log-fifo-size(1000),
 #   log-fetch-limit(100), log-iw-size(100)), flags(flow-control), file destination with template "$MSG\n".
 set -euo pipefail
 
@@ -172,13 +172,22 @@ if [ "$SERVER" = syslog-ng ]; then
     tls_opts=""
     if [ "$TLS" = 1 ]; then
         transport=tls
-        tls_opts="tls(key-file(\"$TMP/server.key\") cert-file(\"$TMP/server.pem\") peer-verify(optional-untrusted))"
+        # TLS_PROTOCOL as the only protocol syslog-ng offers (ssl-options() turns the others off)
+        case $TLS_PROTOCOL in
+            TLSv1.3) no_proto="no-sslv2, no-sslv3, no-tlsv1, no-tlsv11, no-tlsv12" ;;
+            TLSv1.2) no_proto="no-sslv2, no-sslv3, no-tlsv1, no-tlsv11, no-tlsv13" ;;
+            *) echo "e2e: SERVER=syslog-ng takes TLS_PROTOCOL TLSv1.3 or TLSv1.2" >&2; exit 2 ;;
+        esac
+        tls_opts="tls(key-file(\"$TMP/server.key\") cert-file(\"$TMP/server.pem\") peer-verify(optional-untrusted) ssl-options($no_proto))"
     fi
+    # RFC 5424 comes octet-counted: syslog-ng reads that with syslog(), network() reads LF-framed RFC 3164
+    driver=network
+    [ "$FORMAT" = rfc5424 ] && driver=syslog
     cat > "$TMP/syslog-ng.conf" <<EOF
 @version: 3.38
 # written by router-bench/e2e.sh (SERVER=syslog-ng)
 options { flush-lines(100); log-fifo-size(1000); stats-freq(0); };
-source s_net { network(ip("127.0.0.1") port($PORT) transport("$transport") max-connections(100)
+source s_net { $driver(ip("127.0.0.1") port($PORT) transport("$transport") max-connections($CONNS)
                        log-fetch-limit(100) log-iw-size(100) $tls_opts); };
 destination d_file { file("$OUT" template("\$MSG\n")); };
 log { source(s_net); destination(d_file); flags(flow-control); };
@@ -334,9 +343,9 @@ if ((DELIVERED != SENT)); then
     status=1
 fi
 awk -v sent="$SENT" -v dl="$DELIVERED" -v lost="$LOST" -v t0="$FIRST_SEND_US" -v t1="$LAST_GROWTH_US" \
-    -v c0="$T0_TICKS" -v c1="$LAST_TICKS" -v clk="$CLK" -v size="${WIRE_SIZE:-$SIZE}" -v hwm="${HWM_KB:-0}" 'BEGIN {
+    -v c0="$T0_TICKS" -v c1="$LAST_TICKS" -v clk="$CLK" -v size="${WIRE_SIZE:-$SIZE}" -v hwm="${HWM_KB:-0}" -v server="$SERVER" 'BEGIN {
     el = (t1 - t0) / 1e6; if (el <= 0) el = 1e-6
     rate = dl / el; cpu = (c1 - c0) / clk
-    printf "sent=%.0f delivered=%.0f lost=%.0f msgs_per_s=%.0f mb_per_s=%.2f", sent, dl, lost, rate, rate * size / 1e6
+    printf "server=%s sent=%.0f delivered=%.0f lost=%.0f msgs_per_s=%.0f mb_per_s=%.2f", server, sent, dl, lost, rate, rate * size / 1e6
     printf " router_cpu_s=%.2f router_cores=%.2f rss_mb=%.0f\n", cpu, cpu / el, hwm / 1024 }'
 exit "$status"
