@@ -15,6 +15,7 @@
 #   7. SIGTERM, waits for exit code 0 (STOP_SECS deadline),
 #   8. prints one line to stdout:
 #      server=S sent=N delivered=N lost=N msgs_per_s=X mb_per_s=X router_cpu_s=X router_cores=X rss_mb=X
+#      loadgen_cpu_s=X (the load generator's CPU for the measured run, "-" without /usr/bin/time)
 # and exits 1 if delivered != sent, the router exits non-zero, or the load generator fails.
 #
 # Throughput is measured from the first send (load generator end minus its own elapsed
@@ -230,14 +231,20 @@ out_size() { stat -c %s "$OUT" 2>/dev/null || echo 0; }
 out_mtime_us() { local m; m=$(stat -c %.6Y "$OUT" 2>/dev/null) || m=$EPOCHREALTIME; echo "${m/./}"; }
 out_lines() { if [ -f "$OUT" ]; then wc -l < "$OUT"; else echo 0; fi; }
 
-# send N: runs the load generator for N messages; sets SENT, FIRST_SEND_US, WIRE_SIZE
+# the load generator's own CPU (user+system seconds), when /usr/bin/time is there: on a 2-core machine the client's
+# work (TLS encryption above all) limits what a receiver can show
+TIMED=()
+[ -x /usr/bin/time ] && TIMED=(/usr/bin/time -f "%U %S" -o "$TMP/loadgen.time")
+loadgen_cpu() { [ -s "$TMP/loadgen.time" ] && awk 'END { printf "%.2f", $1 + $2 }' "$TMP/loadgen.time" || echo "-"; }
+
+# send N: runs the load generator for N messages; sets SENT, FIRST_SEND_US, WIRE_SIZE, LOADGEN_CPU
 send() {
     local n=$1 out rc end elapsed
     set +e
     if [ "$LOADGEN" = loadgen ]; then
         local tls_flag=""
         [ "$TLS" = 1 ] && tls_flag=--tls
-        out=$(java -cp "$BENCH_JAR" dev.logrouter.bench.loadgen.LoadGen --host 127.0.0.1 --port "$PORT" $tls_flag \
+        out=$("${TIMED[@]}" java -cp "$BENCH_JAR" dev.logrouter.bench.loadgen.LoadGen --host 127.0.0.1 --port "$PORT" $tls_flag \
             --tcp --connections "$CONNS" --size "$SIZE" --count "$n" --rate "$RATE" --format "$FORMAT" \
             --timeout "$DRAIN_SECS" 2>> "$TMP/loadgen.err")
         rc=$?
@@ -252,7 +259,7 @@ send() {
         # loggen: -n and -r are per connection; -I is only an upper bound here
         local stream=-S
         [ "$TLS" = 1 ] && stream=--use-ssl   # loggen: the ssl plugin replaces the socket plugin (-S)
-        timeout $((DRAIN_SECS + 60)) "$LOGGEN_BIN" $stream $proto -s "$SIZE" -n $((n / CONNS)) -r "$per_conn_rate" \
+        "${TIMED[@]}" timeout $((DRAIN_SECS + 60)) "$LOGGEN_BIN" $stream $proto -s "$SIZE" -n $((n / CONNS)) -r "$per_conn_rate" \
             -I $((DRAIN_SECS + 30)) --active-connections="$CONNS" 127.0.0.1 "$PORT" \
             > /dev/null 2> "$TMP/loggen.err"
         rc=$?
@@ -266,6 +273,7 @@ send() {
         WIRE_SIZE=${WIRE_SIZE:-$SIZE}
     fi
     set -e
+    LOADGEN_CPU=$(loadgen_cpu)
     echo "e2e: $LOADGEN: $out" >&2
     SENT=${SENT:-0}
     FIRST_SEND_US=$(awk -v e="$end" -v s="${elapsed:-0}" 'BEGIN { printf "%.0f", e - s * 1e6 }')
@@ -343,9 +351,9 @@ if ((DELIVERED != SENT)); then
     status=1
 fi
 awk -v sent="$SENT" -v dl="$DELIVERED" -v lost="$LOST" -v t0="$FIRST_SEND_US" -v t1="$LAST_GROWTH_US" \
-    -v c0="$T0_TICKS" -v c1="$LAST_TICKS" -v clk="$CLK" -v size="${WIRE_SIZE:-$SIZE}" -v hwm="${HWM_KB:-0}" -v server="$SERVER" 'BEGIN {
+    -v c0="$T0_TICKS" -v c1="$LAST_TICKS" -v clk="$CLK" -v size="${WIRE_SIZE:-$SIZE}" -v hwm="${HWM_KB:-0}" -v server="$SERVER" -v lg="$LOADGEN_CPU" 'BEGIN {
     el = (t1 - t0) / 1e6; if (el <= 0) el = 1e-6
     rate = dl / el; cpu = (c1 - c0) / clk
     printf "server=%s sent=%.0f delivered=%.0f lost=%.0f msgs_per_s=%.0f mb_per_s=%.2f", server, sent, dl, lost, rate, rate * size / 1e6
-    printf " router_cpu_s=%.2f router_cores=%.2f rss_mb=%.0f\n", cpu, cpu / el, hwm / 1024 }'
+    printf " router_cpu_s=%.2f router_cores=%.2f rss_mb=%.0f loadgen_cpu_s=%s\n", cpu, cpu / el, hwm / 1024, lg }'
 exit "$status"

@@ -120,7 +120,7 @@ public final class Router {
                 () -> startMillis);
         health.gauge("tags", "Distinct tags registered (configuration and messages), of at most " + Tags.MAX + ".",
                 Tags::count);
-        health.gauge("tagsRefused", "Tags named by messages (a Kafka envelope's TAGS) dropped since start because "
+        health.gauge("tagsRefused", "Tags named by messages (the TAGS of a JSON envelope: Kafka, or a source with format: json) dropped since start because "
                 + "messages had registered " + Tags.MAX_FROM_INPUT + " distinct ones already; each event that lost one "
                 + "is tagged .limit.max-tags.", Tags::refused);
         health.operation("resetAllCounters", "Makes every counter of every logrouter MBean count from zero again "

@@ -79,7 +79,7 @@ public final class LogEvent {
     public static final int TAG_MAX_FIELDS = Tags.id(".limit.max-fields");
     /** Tag: a value was cut to {@code pipeline.max-field-length}. */
     public static final int TAG_MAX_FIELD_LENGTH = Tags.id(".limit.max-field-length");
-    /** Tag: a tag named by the message (a Kafka envelope's TAGS) was dropped: see {@link Tags#MAX_FROM_INPUT}. */
+    /** Tag: a tag named by the message (a JSON envelope's TAGS) was dropped: see {@link Tags#MAX_FROM_INPUT}. */
     public static final int TAG_MAX_TAGS = Tags.id(".limit.max-tags");
 
     private static final int INITIAL_CAPACITY = 512;

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code ${TAGS}} prints the names.
  *
  * <p>Bounded like syslog-ng's ({@code LOG_TAGS_MAX}): at most {@link #MAX} names, of which message content (a
- * {@code kafka} source reading the {@code TAGS} of an envelope, {@link #fromInput}) may add {@link #MAX_FROM_INPUT};
+ * JSON envelope's {@code TAGS}: a {@code kafka} source, or any source with {@code format: json}; {@link #fromInput}) may add {@link #MAX_FROM_INPUT};
  * the rest stays for the configuration, so that hostile or high-cardinality input can neither grow the registry
  * without end nor keep a PatternDB reload from registering its tags.
  *

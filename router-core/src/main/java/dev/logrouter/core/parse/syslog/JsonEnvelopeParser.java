@@ -51,8 +51,9 @@ final class JsonEnvelopeParser {
     /** The last TAGS value seen and its tag ids: a source's messages mostly carry the same tags. */
     private final ByteBuilder lastTags = new ByteBuilder(64);
     private int[] lastTagIds = new int[0];
-    /** How many names of the last TAGS value the registry refused. */
+    /** How many names of the last TAGS value the registry refused, and the registry's size then. */
     private int lastRefused;
+    private int lastRegistryCount;
     /** How many tags the registry refused for the event being parsed. */
     private int refusedTags;
 
@@ -167,10 +168,12 @@ final class JsonEnvelopeParser {
     /**
      * Adds the comma-separated tags in {@link #text}, registering names only when the value changed. Names the
      * registry refuses ({@link Tags#fromInput}: too many came from messages) are dropped, counted and the event is
-     * tagged {@link LogEvent#TAG_MAX_TAGS}.
+     * tagged {@link LogEvent#TAG_MAX_TAGS}. Names are registered as they are read, so a frame that turns out not to
+     * be an envelope may still have used some of the messages' share (which stays bounded).
      */
     private void tags(LogEvent e) {
-        if (!lastTags.contentEquals(text.array(), 0, text.length())) {
+        if (!lastTags.contentEquals(text.array(), 0, text.length())
+                || lastRefused > 0 && Tags.count() != lastRegistryCount) { // the configuration may have added one
             lastTags.reset();
             lastTags.append(text.array(), 0, text.length());
             String[] names = lastTags.toString().split(",");
@@ -189,11 +192,12 @@ final class JsonEnvelopeParser {
             }
             lastTagIds = java.util.Arrays.copyOf(ids, n);
             lastRefused = refused;
+            lastRegistryCount = Tags.count();
         }
         for (int id : lastTagIds) {
             e.addTag(id);
         }
-        refusedTags = lastRefused; // counted once the parse is committed
+        refusedTags += lastRefused; // counted once the parse is committed (a repeated TAGS member adds up)
     }
 
     /** Undoes a partial parse (fields, header fields, tags are left to the fallback's writes): false. */

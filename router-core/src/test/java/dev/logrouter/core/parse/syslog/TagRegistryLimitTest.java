@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Hostile or high-cardinality {@code TAGS} in Kafka envelopes cannot grow the process-wide tag registry without
@@ -85,8 +86,24 @@ class TagRegistryLimitTest {
         assertThat(e.tagCount()).isZero();
         assertThat(Tags.refused()).isEqualTo(5);
 
-        // the configuration keeps its share: a PatternDB reload or a new rewrite still registers its tags
-        int later = Tags.id("configured-after-the-flood");
-        assertThat(Tags.nameString(later)).isEqualTo("configured-after-the-flood");
+        // the configuration keeps its share: a PatternDB reload or a new rewrite still registers its tags, and a name
+        // it registers is kept from then on, also for the parser's cached TAGS value
+        parse("a,b,c");
+        assertThat(Tags.refused()).isEqualTo(8);
+        Tags.id("b");
+        parse("a,b,c");
+        assertThat(render("${TAGS}")).isEqualTo("b,.limit.max-tags");
+        assertThat(Tags.refused()).isEqualTo(10);
+
+        // the whole registry is bounded too: the configuration cannot go past syslog-ng's limit either
+        for (int i = Tags.count(); i < Tags.MAX; i++) {
+            Tags.id("configured-" + i);
+        }
+        assertThat(Tags.count()).isEqualTo(Tags.MAX);
+        assertThatThrownBy(() -> Tags.id("one-more")).isInstanceOf(IllegalStateException.class)
+                .hasMessage("cannot register tag 'one-more': 16384 distinct tags are registered already "
+                        + "(syslog-ng's limit too)");
+        assertThat(Tags.fromInput("one-more")).isEqualTo(-1);
+        assertThat(Tags.fromInput("b")).as("known names still resolve").isEqualTo(Tags.id("b"));
     }
 }
