@@ -162,8 +162,6 @@ doc_count() {
   if [[ $r =~ \"count\":([0-9]+) ]]; then echo "${BASH_REMATCH[1]}"; else echo "bad _count reply: $r" >&2; return 1; fi
 }
 
-# cputicks PID: utime+stime+cutime+cstime in clock ticks (0 when no pid)
-
 # settle NAME EXPECTED: poll index_total until it has not grown for SETTLE_SECS with
 # >= EXPECTED, or for STALL_SECS while short, or MAX_DRAIN_SECS in all. Sets S_TOTAL (last
 # value), S_LAST_US (epoch µs of the first poll that saw it) and S_D / S_B (peer / ES CPU ticks
@@ -384,8 +382,6 @@ write_lr_config() {
     if [ -n "$LR_SINK_EXTRA" ]; then printf '%s\n' "$LR_SINK_EXTRA" | sed 's/^/    /'; fi
   } > "$f"
 }
-
-# wait_for_build: no timed run while a Maven build runs (at most MAVEN_WAIT_SECS)
 
 if [ "${1:-}" = __run ]; then
   shift; one_run "$@"; exit $?

@@ -121,8 +121,6 @@ done
 
 now_us() { echo "${EPOCHREALTIME/./}"; }
 
-# cputicks PID: utime+stime+cutime+cstime in clock ticks (0 without a pid / process)
-
 # ---- HDFS helpers ----------------------------------------------------------------------------
 hdfs_pid() { if [ -s "$HDFS_DIR/run/hdfs.pid" ]; then cat "$HDFS_DIR/run/hdfs.pid"; fi; }
 hdfs_alive() { [ -z "${HPID:-}" ] || kill -0 "$HPID" 2>/dev/null; }
@@ -435,8 +433,6 @@ hdfs_warmup() {
   PEER=hdfs; wait_dn_below 0 60 || true
   echo "HDFS warm-up: $C_BYTES bytes ($C_LINES lines, $C_FILES files) written and read back through WebHDFS in $((SECONDS - t0)) s"
 }
-
-# wait_for_build: no timed run while a Maven build runs (at most MAVEN_WAIT_SECS)
 
 case ${1:-} in
   __run) shift; one_run "$@"; exit $? ;;

@@ -187,8 +187,6 @@ one_run() {
   echo "$peer $tag: sent=$sent records=$records lost=$((sent - records)) $(echo "$row" | awk -F, '{printf "load_s=%s msg/s=%s peer_cpu=%ss (%s us/msg) broker=%s us/msg", $4, $5, $7, $8, $10}')"
 }
 
-# cputicks PID: utime+stime+cutime+cstime in clock ticks (0 when no pid)
-
 stop_peer() {
   stop_pid "${DPID:-}" 60 peer
   DPID=""

@@ -43,14 +43,17 @@ public final class Peer {
         return text;
     }
 
-    /** Sets the fields every event of this connection carries (once per connection, e.g. after a TLS handshake). */
+    /**
+     * Sets the fields every event of this connection carries (once per connection, e.g. after a TLS handshake);
+     * {@code names} is kept, not copied (a constant); a null value sets nothing.
+     */
     public void setFields(FieldName[] names, String[] values) {
         byte[][] v = new byte[values.length][];
         for (int i = 0; i < values.length; i++) {
             v[i] = values[i] == null ? null : values[i].getBytes(StandardCharsets.UTF_8);
         }
         fieldValues = v;
-        fieldNames = names.clone();
+        fieldNames = names;
     }
 
     /** Writes the connection fields into {@code t} (nothing, and nothing allocated, when there are none). */

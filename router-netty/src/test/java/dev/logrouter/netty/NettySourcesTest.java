@@ -55,10 +55,6 @@ class NettySourcesTest {
         return ring;
     }
 
-    private static InetSocketAddress address(String hostPort) {
-        int c = hostPort.lastIndexOf(':');
-        return new InetSocketAddress(hostPort.substring(0, c), Integer.parseInt(hostPort.substring(c + 1)));
-    }
 
     private static boolean await(LongSupplier value, long expected) {
         return Conditions.await(() -> value.getAsLong() >= expected, Duration.ofSeconds(10));
@@ -73,7 +69,7 @@ class NettySourcesTest {
                 ByteSize.parse("64KiB"), ByteSize.parse("4MiB")), transport, pub, m);
         udp.start();
         try (DatagramSocket s = new DatagramSocket()) {
-            InetSocketAddress to = address(udp.boundAddress());
+            InetSocketAddress to = HostPort.parse(udp.boundAddress());
             for (int i = 0; i < 100; i++) {
                 byte[] b = ("<13>Mar  1 10:00:00 h p: d" + i).getBytes(StandardCharsets.US_ASCII);
                 s.send(new DatagramPacket(b, b.length, to));
@@ -102,11 +98,11 @@ class NettySourcesTest {
                 transport, pub, m);
         tcp.start();
         try (Socket first = new Socket()) {
-            first.connect(address(tcp.boundAddress()));
+            first.connect(HostPort.parse(tcp.boundAddress()));
             first.getOutputStream().write("<13>Mar  1 10:00:00 h p: first\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(await(() -> m.value("received"), 1)).isTrue();
             try (Socket second = new Socket()) {
-                second.connect(address(tcp.boundAddress()));
+                second.connect(HostPort.parse(tcp.boundAddress()));
                 second.setSoTimeout(10_000);
                 InputStream in = second.getInputStream();
                 assertThat(in.read()).as("the router closes the connection over the limit").isEqualTo(-1);

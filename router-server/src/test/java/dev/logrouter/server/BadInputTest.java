@@ -1,5 +1,6 @@
 package dev.logrouter.server;
 
+import dev.logrouter.netty.HostPort;
 import dev.logrouter.core.metrics.MetricGroup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -155,7 +156,7 @@ class BadInputTest {
     void octetCountLargerThanTheLimitClosesOnlyThatConnection() throws Exception {
         long malformed = source().value("malformed");
         try (Socket good = new Socket()) {
-            good.connect(TestClient.address(tcp));
+            good.connect(HostPort.parse(tcp));
             OutputStream g = good.getOutputStream();
             g.write(octet("<13>Mar  1 10:00:00 h p: before-bad-count"));
             g.flush();

@@ -2,6 +2,7 @@ package dev.logrouter.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logrouter.netty.HostPort;
 import dev.logrouter.core.metrics.MetricGroup;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
@@ -83,7 +84,7 @@ class FaultsTest {
         public void run() {
             try (Socket s = new Socket()) {
                 s.setSendBufferSize(64 * 1024);
-                s.connect(TestClient.address(address), 5000);
+                s.connect(HostPort.parse(address), 5000);
                 OutputStream out = s.getOutputStream();
                 for (int off = 0; off < data.length; off += 64 * 1024) {
                     int n = Math.min(64 * 1024, data.length - off);
@@ -526,7 +527,7 @@ class FaultsTest {
      */
     private static void dropOne(String address, int i) throws IOException {
         try (Socket s = new Socket()) {
-            s.connect(TestClient.address(address), 5000);
+            s.connect(HostPort.parse(address), 5000);
             OutputStream o = s.getOutputStream();
             switch (i % 4) {
                 case 0 -> {

@@ -2,6 +2,7 @@ package dev.logrouter.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logrouter.netty.HostPort;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.testing.Ports;
@@ -237,7 +238,7 @@ class JmxMonitoringTest {
             MBeanServerConnection jmx = connector.getMBeanServerConnection();
             String tcp = router.boundAddress("net");
             try (Socket s = new Socket()) {
-                s.connect(TestClient.address(tcp), 5000);
+                s.connect(HostPort.parse(tcp), 5000);
                 OutputStream out = s.getOutputStream();
                 for (int i = 0; i < TCP.length; i++) {
                     out.write((line(TCP[i]) + "\n").getBytes(StandardCharsets.UTF_8));

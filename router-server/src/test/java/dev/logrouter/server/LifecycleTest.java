@@ -1,5 +1,6 @@
 package dev.logrouter.server;
 
+import dev.logrouter.netty.HostPort;
 import dev.logrouter.core.metrics.MetricGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +55,7 @@ class LifecycleTest {
             byte[] data = burst(c, PER_CONNECTION, c % 2 == 0);
             Thread t = new Thread(() -> {
                 try (Socket s = new Socket()) {
-                    s.connect(TestClient.address(address));
+                    s.connect(HostPort.parse(address));
                     OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
                     out.write(data);
                     out.flush();

@@ -1,12 +1,12 @@
 package dev.logrouter.server;
 
+import dev.logrouter.netty.HostPort;
 import dev.logrouter.core.testing.Conditions;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,11 +26,6 @@ final class TestClient {
     private TestClient() {
     }
 
-    static InetSocketAddress address(String hostPort) {
-        int c = hostPort.lastIndexOf(':');
-        return new InetSocketAddress(hostPort.substring(0, c), Integer.parseInt(hostPort.substring(c + 1)));
-    }
-
     /** Loads {@code yaml} as a router's configuration and starts the router. */
     static Router startRouter(String yaml) throws Exception {
         Router r = new Router(ComponentTypes.loader().load(yaml, "test.yaml"));
@@ -41,7 +36,7 @@ final class TestClient {
     /** Opens a connection, writes the bytes, closes. */
     static void sendTcp(String hostPort, byte[] bytes) throws IOException {
         try (Socket s = new Socket()) {
-            s.connect(address(hostPort), 5000);
+            s.connect(HostPort.parse(hostPort), 5000);
             OutputStream out = s.getOutputStream();
             out.write(bytes);
             out.flush();
@@ -54,7 +49,7 @@ final class TestClient {
 
     static void sendUdp(String hostPort, byte[] bytes) throws IOException {
         try (DatagramSocket s = new DatagramSocket()) {
-            s.send(new DatagramPacket(bytes, bytes.length, address(hostPort)));
+            s.send(new DatagramPacket(bytes, bytes.length, HostPort.parse(hostPort)));
         }
     }
 
@@ -71,7 +66,7 @@ final class TestClient {
         Stream(String hostPort, int n, IntFunction<String> line, int pauseAt, CountDownLatch resume) {
             thread = new Thread(() -> {
                 try (Socket s = new Socket()) {
-                    s.connect(address(hostPort), 5000);
+                    s.connect(HostPort.parse(hostPort), 5000);
                     OutputStream out = s.getOutputStream();
                     for (int i = 0; i < n; i++) {
                         if (i == pauseAt) {

@@ -36,6 +36,13 @@ import java.util.Arrays;
  */
 public final class FieldTable {
 
+    /**
+     * Names under this prefix are the connection's (a TLS source's peer certificate subject): only a
+     * {@link FieldName} can set them; a name built from message content with this prefix is refused like a field
+     * over {@code max-fields}, so that content can neither forge nor replace them.
+     */
+    public static final String RESERVED_PREFIX = ".tls.";
+
     private byte[] data = new byte[256];
     private int dataLength;
     private int[] nameOff = new int[8];
@@ -486,7 +493,7 @@ public final class FieldTable {
             System.arraycopy(tail, tOff, d, at + hLen, tLen);
         }
         if (nLen > 5 && d[at] == '.' && d[at + 1] == 't' && d[at + 2] == 'l' && d[at + 3] == 's' && d[at + 4] == '.') {
-            return -1; // reserved for the TLS source (set through a FieldName): content must not forge or replace it
+            return -1; // RESERVED_PREFIX (compared byte by byte): content must not forge or replace it
         }
         return entryAt(at, nLen, hash(d, at, nLen));
     }

@@ -455,13 +455,11 @@ public final class LogEvent {
      * those limits since it was cleared (two int reads when it did not). Called by the stage that wrote the fields.
      */
     public void tagLimitHits() {
-        if ((fields.fieldsDropped() | fields.valuesTruncated()) != 0) {
-            if (fields.fieldsDropped() != 0) {
-                addTag(TAG_MAX_FIELDS);
-            }
-            if (fields.valuesTruncated() != 0) {
-                addTag(TAG_MAX_FIELD_LENGTH);
-            }
+        if (fields.fieldsDropped() != 0) {
+            addTag(TAG_MAX_FIELDS);
+        }
+        if (fields.valuesTruncated() != 0) {
+            addTag(TAG_MAX_FIELD_LENGTH);
         }
     }
 

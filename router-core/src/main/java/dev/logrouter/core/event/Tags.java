@@ -2,8 +2,8 @@ package dev.logrouter.core.event;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
  * without end nor keep a PatternDB reload from registering its tags.
  *
  * <p>Threads: {@link #id} is called while configuration is compiled, {@link #fromInput} by parse workers on a
- * name they have not seen (both synchronised); {@link #name} is read by any thread without locking (the names
+ * name they have not seen (a known name is looked up without a lock; registering is synchronised); {@link #name}
+ * is read by any thread without locking (the names
  * array is replaced, never mutated, and published through a volatile field).
  */
 public final class Tags {
@@ -28,7 +29,8 @@ public final class Tags {
     /** Most distinct tags that message content may register ({@link #fromInput}). */
     public static final int MAX_FROM_INPUT = 4096;
 
-    private static final Map<String, Integer> IDS = new HashMap<>();
+    /** Read without the lock (a parse worker looking up a known name); written only under it. */
+    private static final Map<String, Integer> IDS = new ConcurrentHashMap<>();
     private static final LongAdder REFUSED = new LongAdder();
     private static volatile byte[][] names = new byte[0][];
     /** How many of the registered names came from message content. Guarded by the class. */
@@ -62,7 +64,12 @@ public final class Tags {
      * came from content (and fewer than {@link #MAX} in all), else returns -1: the caller drops the tag and counts
      * it ({@link #countRefused}).
      */
-    public static synchronized int fromInput(String name) {
+    public static int fromInput(String name) {
+        Integer id = IDS.get(name);
+        return id != null ? id : registerFromInput(name);
+    }
+
+    private static synchronized int registerFromInput(String name) {
         Integer id = IDS.get(name);
         if (id != null) {
             return id;
@@ -91,10 +98,10 @@ public final class Tags {
 
     private static int register(String name) {
         int next = IDS.size();
-        IDS.put(name, next);
         byte[][] grown = Arrays.copyOf(names, next + 1);
         grown[next] = name.getBytes(StandardCharsets.UTF_8);
-        names = grown;
+        names = grown; // before the id is visible: whoever reads the id from IDS finds its name
+        IDS.put(name, next);
         return next;
     }
 

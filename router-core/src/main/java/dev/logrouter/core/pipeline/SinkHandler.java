@@ -95,13 +95,6 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     private volatile int lastRequestedFlushEvents;
 
     /**
-     * @param index the sink's number in config order: its bit in {@link LogEvent#sinkMask()}
-     */
-    public SinkHandler(String name, int index, Sink sink, FlushPolicy policy, Clock clock, MetricGroup metrics) {
-        this(name, index, sink, policy, -1, new DeadLetterFile(name, null, metrics), clock, metrics);
-    }
-
-    /**
      * @param index       the sink's number in config order: its bit in {@link LogEvent#sinkMask()}
      * @param maxRetries  -1: retry forever; N >= 0: give an item up after N retries
      * @param deadLetters where given-up items go (the sink's own, shared with it)
@@ -151,11 +144,6 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     /** The message of the last failure, or empty. */
     public String lastError() {
         return lastError;
-    }
-
-    /** True while a failed append, flush or housekeeping call is being retried. Any thread. */
-    public boolean retrying() {
-        return state == RETRYING;
     }
 
     /** True while the sink is retrying or, after max-retries ran out, giving failing items up. Any thread. */
@@ -239,10 +227,10 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         }
         if (endOfBatch) {
             serveFlushRequests();
-            settleHandled();
+        }
+        settleHandled();
+        if (endOfBatch) {
             durable = settled; // one volatile store per Disruptor batch, not per event
-        } else {
-            settleHandled();
         }
     }
 

@@ -60,19 +60,15 @@ public final class DeadLetterFile implements AutoCloseable {
      * @param target where the item was going (topic, index, file), or null (left out)
      * @param reason why it can never be written
      * @param key    the item's key, or null
-     * @param event  the item as the sink rendered it
-     * @return false when the file could not be written (the item is lost, counted and printed)
+     * @param event  the item as the sink rendered it; when the file cannot be written the item is lost, counted
+     *               ({@link #lostItems}) and printed
      */
-    public boolean write(String target, String reason, byte[] key, byte[] event, int off, int len) {
-        return write(target, 0, reason, key, event, off, len);
+    public void write(String target, String reason, byte[] key, byte[] event, int off, int len) {
+        write(target, 0, reason, key, event, off, len);
     }
 
-    /**
-     * Appends one dead letter with the status the server answered (left out when 0).
-     *
-     * @return false when the file could not be written (the item is lost, counted and printed)
-     */
-    public boolean write(String target, int status, String reason, byte[] key, byte[] event, int off, int len) {
+    /** Appends one dead letter with the status the server answered (left out when 0). */
+    public void write(String target, int status, String reason, byte[] key, byte[] event, int off, int len) {
         line.reset();
         line.append("{\"time\":\"").append(Instant.now().toString()).append("\",\"sink\":\"");
         string(sink);
@@ -107,7 +103,6 @@ public final class DeadLetterFile implements AutoCloseable {
             out.write(line.array(), 0, line.length());
             out.flush();
             written.inc();
-            return true;
         } catch (IOException e) {
             failures.inc();
             lostItems++;
@@ -121,7 +116,6 @@ public final class DeadLetterFile implements AutoCloseable {
                 }
                 out = null;
             }
-            return false;
         }
     }
 

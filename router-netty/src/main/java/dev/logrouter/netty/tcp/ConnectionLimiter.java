@@ -1,5 +1,6 @@
 package dev.logrouter.netty.tcp;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -11,8 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Enforces {@code max-connections} and {@code max-connections-per-ip}: a connection over either limit is
- * closed at once and counted. Keeps the gauge of open connections.
+ * Enforces {@code max-connections} and {@code max-connections-per-ip}: {@link #admit} decides, when a connection is
+ * accepted and before its pipeline is built, so that a refused connection costs no TLS engine, decoder or handler;
+ * the source closes it and it is counted. As the first handler of an admitted connection it gives the connection's
+ * place back when the channel goes inactive. Keeps the gauge of open connections.
  *
  * <p>Threads: shared by all channels of a source (state is atomic), called on their event loops, once per
  * connection (never per message).
@@ -41,20 +44,14 @@ final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
         return open.get();
     }
 
-    /** Addresses with at least one open connection (tracked only with a per-IP limit). */
-    int addresses() {
-        return perIp.size();
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
+    /** Takes a place for {@code ch}, or counts the refusal and returns false (the caller closes it). */
+    boolean admit(Channel ch) {
         if (open.incrementAndGet() > max) {
             open.decrementAndGet();
             counters.rejected.inc();
-            ctx.close();
-            return;
+            return false;
         }
-        if (maxPerIp > 0 && ctx.channel().remoteAddress() instanceof InetSocketAddress isa && isa.getAddress() != null) {
+        if (maxPerIp > 0 && ch.remoteAddress() instanceof InetSocketAddress isa && isa.getAddress() != null) {
             InetAddress a = isa.getAddress();
             boolean[] over = new boolean[1];
             perIp.compute(a, (k, n) -> {
@@ -68,14 +65,13 @@ final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
             if (over[0]) {
                 open.decrementAndGet();
                 counters.rejectedPerIp.inc();
-                ctx.close();
-                return;
+                return false;
             }
-            ctx.channel().attr(PER_IP).set(a);
+            ch.attr(PER_IP).set(a);
         }
-        ctx.channel().attr(COUNTED).set(Boolean.TRUE);
+        ch.attr(COUNTED).set(Boolean.TRUE);
         counters.accepted.inc();
-        ctx.fireChannelActive();
+        return true;
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -49,6 +50,8 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     /** {@code idle-timeout} in nanoseconds; 0 = none. */
     private final long idleNanos;
     private final Runnable idleCheck = this::checkIdle;
+    /** The pending idle check, cancelled when the connection ends (it would keep the handler alive until due). */
+    private ScheduledFuture<?> idleTimer;
 
     TcpPublishHandler(RingPublisher publisher, TcpSourceCounters counters, TcpSourceState source, Peer peer,
                       long idleNanos) {
@@ -70,7 +73,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
         peer.update(ctx.channel().remoteAddress());
         lastReadNanos = System.nanoTime();
         if (idleNanos > 0) {
-            ctx.executor().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
+            idleTimer = ctx.executor().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
         }
         ctx.fireChannelActive();
     }
@@ -116,6 +119,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     public void channelInactive(ChannelHandlerContext ctx) {
         // the decoder's decodeLast ran before this: every frame was published or kept
         inactive = true;
+        cancelIdleTimer();
         decodeBlocked = false;
         if (!paused) {
             finishIfDone();
@@ -127,6 +131,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
         inactive = true;
+        cancelIdleTimer();
         decodeBlocked = false;
         if (!paused) {
             finishIfDone();
@@ -144,12 +149,12 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
         }
         long quiet = System.nanoTime() - lastReadNanos;
         if (paused) {
-            ctx.executor().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
+            idleTimer = ctx.executor().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
         } else if (quiet >= idleNanos) {
             counters.idleClosed.inc();
             ctx.close();
         } else {
-            ctx.executor().schedule(idleCheck, idleNanos - quiet, TimeUnit.NANOSECONDS);
+            idleTimer = ctx.executor().schedule(idleCheck, idleNanos - quiet, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -256,6 +261,13 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
             ((FrameDecoder) decoder.handler()).channelRead(decoder, Unpooled.EMPTY_BUFFER);
         } catch (Exception e) {
             decoder.fireExceptionCaught(e);
+        }
+    }
+
+    private void cancelIdleTimer() {
+        if (idleTimer != null) {
+            idleTimer.cancel(false);
+            idleTimer = null;
         }
     }
 

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * changes every {@code reload-interval} and offers the JMX operation {@code reloadTls}.
  *
  * <p>Threads: lifecycle on the controlling thread; connections on the shared event loops; the reload check
- * on one event loop; {@code reloadTls} on a JMX thread.
+ * on Netty's global executor thread; {@code reloadTls} on a JMX thread.
  */
 public final class TcpSource implements Source {
 
@@ -89,6 +89,10 @@ public final class TcpSource implements Source {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        if (!limiter.admit(ch)) {
+                            ch.close();
+                            return;
+                        }
                         channels.add(ch);
                         ChannelPipeline p = ch.pipeline();
                         Peer peer = new Peer();
@@ -114,12 +118,13 @@ public final class TcpSource implements Source {
         server = b.bind(addr).sync().channel();
         long every = tls == null ? 0 : cfg.tls().reloadInterval().nanos();
         if (every > 0) {
-            reloadCheck = transport.group().next().scheduleWithFixedDelay(this::reloadIfChanged, every, every,
+            // off the event loops: a reload reads files and builds a context, which no connection should wait for
+            reloadCheck = GlobalEventExecutor.INSTANCE.scheduleWithFixedDelay(this::reloadIfChanged, every, every,
                     TimeUnit.NANOSECONDS);
         }
     }
 
-    /** The periodic check: reloads when a certificate, key or CA file changed. On an event loop. */
+    /** The periodic check: reloads when a certificate, key or CA file changed. On Netty's global executor thread. */
     private void reloadIfChanged() {
         try {
             if (tls.reloadIfChanged()) {

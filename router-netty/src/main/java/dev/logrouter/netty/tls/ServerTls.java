@@ -39,7 +39,7 @@ import java.util.Set;
  * is never swapped in: the previous one stays and the failure is counted and described.
  *
  * <p>Threads: {@link #newHandler} on event loops (one volatile read); reloads on whichever thread asks (the
- * source's scheduled check on an event loop, or a JMX thread), serialised by this object's lock.
+ * source's scheduled check on Netty's global executor, or a JMX thread), serialised by this object's lock.
  */
 public final class ServerTls {
 

@@ -1,6 +1,7 @@
 package dev.logrouter.netty.tls;
 
 import dev.logrouter.core.event.FieldName;
+import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.netty.Peer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -10,6 +11,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.security.auth.x500.X500Principal;
@@ -30,24 +32,20 @@ import java.security.cert.X509Certificate;
 public final class TlsPeerHandler extends ChannelInboundHandlerAdapter {
 
     /** The fields set from the client certificate, in this order. */
-    public static final FieldName[] FIELDS = {FieldName.of(".tls.x509_cn"), FieldName.of(".tls.x509_o"),
-            FieldName.of(".tls.x509_ou"), FieldName.of(".tls.x509_subject")};
+    public static final FieldName[] FIELDS = {field("x509_cn"), field("x509_o"), field("x509_ou"),
+            field("x509_subject")};
+
+    private static FieldName field(String name) {
+        return FieldName.of(FieldTable.RESERVED_PREFIX + name);
+    }
 
     private final TlsCounters counters;
     private final Peer peer;
     private boolean handshaken;
-    /** The connection limiter let it through (a refused connection's aborted handshake is not a TLS failure). */
-    private boolean active;
 
     public TlsPeerHandler(TlsCounters counters, Peer peer) {
         this.counters = counters;
         this.peer = peer;
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        active = true;
-        ctx.fireChannelActive();
     }
 
     @Override
@@ -56,13 +54,13 @@ public final class TlsPeerHandler extends ChannelInboundHandlerAdapter {
             if (done.isSuccess()) {
                 handshaken = true;
                 counters.handshakes.inc();
-                SslHandler ssl = ctx.pipeline().get(SslHandler.class);
-                peer.setFields(FIELDS, subjectValues(ssl));
-            } else if (active) {
+                String[] subject = subjectValues(ctx.pipeline().get(SslHandler.class));
+                if (subject != null) {
+                    peer.setFields(FIELDS, subject);
+                }
+            } else {
                 counters.handshakeFailures.inc();
                 counters.lastError = ctx.channel().remoteAddress() + ": handshake failed: " + done.cause();
-                ctx.close();
-            } else {
                 ctx.close();
             }
         }
@@ -91,18 +89,25 @@ public final class TlsPeerHandler extends ChannelInboundHandlerAdapter {
         return false;
     }
 
-    /** CN, O, OU and the whole subject of the client certificate; all null when there is none. */
+    /**
+     * CN, O, OU (null when the subject has none) and the whole subject of the client certificate; null when there is
+     * no client certificate (and without asking the engine when client-auth is none).
+     */
     static String[] subjectValues(SslHandler ssl) {
-        String[] values = new String[FIELDS.length];
+        SSLEngine engine = ssl.engine();
+        if (!engine.getNeedClientAuth() && !engine.getWantClientAuth()) {
+            return null;
+        }
         Certificate[] chain;
         try {
-            chain = ssl.engine().getSession().getPeerCertificates();
+            chain = engine.getSession().getPeerCertificates();
         } catch (SSLPeerUnverifiedException e) {
-            return values; // client-auth none or optional without a certificate
+            return null; // client-auth optional without a certificate
         }
         if (chain.length == 0 || !(chain[0] instanceof X509Certificate cert)) {
-            return values;
+            return null;
         }
+        String[] values = new String[FIELDS.length];
         String dn = cert.getSubjectX500Principal().getName(X500Principal.RFC2253);
         values[3] = dn;
         try {

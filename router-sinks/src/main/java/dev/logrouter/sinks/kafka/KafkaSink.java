@@ -32,7 +32,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Writes each event as one Kafka record: topic, key, value and headers rendered from templates. A record counts as
@@ -70,7 +69,6 @@ public final class KafkaSink implements Sink {
 
     private final KafkaSinkConfig cfg;
     private final Map<String, Object> producerConfig;
-    private final Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory;
     private final Template topicTemplate;
     private final Template keyTemplate;
     private final Template valueTemplate;
@@ -94,23 +92,12 @@ public final class KafkaSink implements Sink {
     private final Counter producersReplaced;
 
     public KafkaSink(KafkaSinkConfig cfg, ZoneId zone, MetricGroup metrics) {
-        this(cfg, zone, metrics, KafkaProducer::new);
+        this(cfg, zone, metrics, new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics));
     }
 
     /** @param deadLetters the sink's dead-letter file (shared with its handler, for items given up) */
     public KafkaSink(KafkaSinkConfig cfg, ZoneId zone, MetricGroup metrics, DeadLetterFile deadLetters) {
-        this(cfg, zone, metrics, deadLetters, KafkaProducer::new);
-    }
-
-    KafkaSink(KafkaSinkConfig cfg, ZoneId zone, MetricGroup metrics,
-              Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory) {
-        this(cfg, zone, metrics, new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics), producerFactory);
-    }
-
-    KafkaSink(KafkaSinkConfig cfg, ZoneId zone, MetricGroup metrics, DeadLetterFile deadLetters,
-              Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory) {
         this.cfg = cfg;
-        this.producerFactory = producerFactory;
         this.producerConfig = producerConfig(cfg);
         new ProducerConfig(producerConfig); // a bad property fails the router's start, not the sink thread forever
         this.topicTemplate = Template.compile(cfg.topic(), zone);
@@ -170,7 +157,7 @@ public final class KafkaSink implements Sink {
 
     @Override
     public void start() {
-        producer = producerFactory.apply(producerConfig);
+        producer = new KafkaProducer<>(producerConfig);
     }
 
     @Override
@@ -302,7 +289,7 @@ public final class KafkaSink implements Sink {
             replaceProducer = false;
             producersReplaced.inc();
             Producer<byte[], byte[]> old = producer;
-            producer = producerFactory.apply(producerConfig);
+            producer = new KafkaProducer<>(producerConfig);
             old.close(Duration.ZERO);
         }
     }
