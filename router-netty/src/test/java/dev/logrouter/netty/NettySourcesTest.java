@@ -94,7 +94,7 @@ class NettySourcesTest {
         MetricGroup m = new MetricGroup("Source", "tcp");
         RingPublisher pub = new RingPublisher(ring, 0, "tcp", LogEvent.FORMAT_AUTO, 1L, m);
         TcpSource tcp = new TcpSource(new TcpSourceConfig("tcp", "127.0.0.1:0", Framing.auto, SyslogFormat.auto,
-                ByteSize.parse("64KiB"), 1, 0, TimeSpan.parse("0s"), ByteSize.parse("0"), TimeSpan.parse("1s"), null),
+                ByteSize.parse("64KiB"), 1, 0, TimeSpan.parse("0s"), ByteSize.parse("0"), 0, TimeSpan.parse("1s"), null),
                 transport, pub, m);
         tcp.start();
         try (Socket first = new Socket()) {

@@ -16,6 +16,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.NetUtil;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -84,7 +85,7 @@ public final class TcpSource implements Source {
         ServerBootstrap b = new ServerBootstrap()
                 .group(transport.group())
                 .channel(transport.serverChannel())
-                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_BACKLOG, cfg.listenBacklog() > 0 ? cfg.listenBacklog() : NetUtil.SOMAXCONN)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childHandler(new ChannelInitializer<>() {
                     @Override

@@ -40,6 +40,12 @@ public record TcpSourceConfig(
         TimeSpan idleTimeout,
         @Option(doc = "Socket receive buffer (SO_RCVBUF); 0 = the system default.", defaultValue = "0")
         ByteSize receiveBuffer,
+        @Option(doc = "Connections the kernel may hold accepted but not yet taken by the router (listen "
+                + "backlog, like syslog-ng's listen-backlog()); 0 = the system's net.core.somaxconn. A connection "
+                + "storm past it is not refused: the kernel drops handshakes, counted only system-wide "
+                + "(TcpExtListenOverflows), and a sender that resets its connection meanwhile loses what it sent.",
+                defaultValue = "0")
+        Integer listenBacklog,
         @Option(doc = "On a clean stop, how long open connections may keep delivering what they already sent; "
                 + "a connection is closed earlier once it is quiet for 300 ms or the peer closes it.",
                 defaultValue = "5s")
@@ -60,6 +66,9 @@ public record TcpSourceConfig(
         }
         if (maxConnectionsPerIp != null && maxConnectionsPerIp < 0) {
             throw new IllegalArgumentException("max-connections-per-ip must be >= 0, got " + maxConnectionsPerIp);
+        }
+        if (listenBacklog != null && listenBacklog < 0) {
+            throw new IllegalArgumentException("listen-backlog must be >= 0, got " + listenBacklog);
         }
         if (idleTimeout != null && idleTimeout.nanos() < 0) {
             throw new IllegalArgumentException("idle-timeout must be >= 0, got " + idleTimeout);

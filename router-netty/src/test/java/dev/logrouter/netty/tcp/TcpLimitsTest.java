@@ -58,7 +58,7 @@ class TcpLimitsTest {
         metrics = new MetricGroup("Source", "tcp");
         RingPublisher pub = new RingPublisher(ring, 0, "tcp", LogEvent.FORMAT_AUTO, 1L, metrics);
         source = new TcpSource(new TcpSourceConfig("tcp", "127.0.0.1:0", Framing.auto, SyslogFormat.auto,
-                ByteSize.parse("64KiB"), 100, perIp, TimeSpan.parse(idle), ByteSize.parse("0"), TimeSpan.parse("1s"),
+                ByteSize.parse("64KiB"), 100, perIp, TimeSpan.parse(idle), ByteSize.parse("0"), 0, TimeSpan.parse("1s"),
                 null), transport, pub, metrics);
         source.start();
     }

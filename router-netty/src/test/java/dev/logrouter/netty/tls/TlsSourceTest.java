@@ -109,7 +109,7 @@ abstract class TlsSourceTest {
         metrics = new MetricGroup("Source", "tls");
         RingPublisher pub = new RingPublisher(ring, 0, "tls", LogEvent.FORMAT_AUTO, 1L, metrics);
         source = new TcpSource(new TcpSourceConfig("tls", "127.0.0.1:0", Framing.auto, SyslogFormat.auto,
-                ByteSize.parse("64KiB"), 100, 0, TimeSpan.parse("0s"), ByteSize.parse("0"), TimeSpan.parse("1s"), tls),
+                ByteSize.parse("64KiB"), 100, 0, TimeSpan.parse("0s"), ByteSize.parse("0"), 0, TimeSpan.parse("1s"), tls),
                 transport, pub, metrics);
         source.start();
     }
