@@ -88,7 +88,7 @@ class HdfsRouterTest {
 
         List<Path> files = hdfs.files("/tcp");
         assertThat(files).extracting(p -> p.getParent().getName()).containsOnly("host0", "host1", "host2", "host3");
-        assertThat(files).extracting(Path::getName).allMatch(s -> s.matches("2026030\\d-\\d{5}\\.log"));
+        assertThat(files).extracting(Path::getName).allMatch(s -> s.matches("\\d{4}030\\d-\\d{5}\\.log"));
         assertThat(files.size()).isGreaterThan(8); // ~70 KB per host in 16 KiB parts
         assertThat(distinctSeqs("/tcp")).hasSize(n);
         assertThat(hdfs.lines(files.get(0)).get(0)).matches("host0 seq=\\d+");

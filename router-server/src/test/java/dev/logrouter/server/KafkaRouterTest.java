@@ -133,6 +133,9 @@ class KafkaRouterTest {
         assertThat(await(() -> metric(r, "Sink", "bus", "failed") > 0, 60_000)).isTrue(); // the outage was seen
         broker.start();
         assertThat(sender.join(120_000)).isEqualTo(n);
+        // the sender is done once the kernel has its bytes; a stop closes connections after drain-timeout, so
+        // first let the router read them all (the stop then delivers what it has read)
+        assertThat(await(() -> metric(r, "Source", "net", "received") == n, 120_000)).isTrue();
         assertThat(r.stop()).isTrue();
 
         List<String> values = broker.values("restart");

@@ -106,7 +106,7 @@ class LifecycleTest {
         Path out = dir.resolve("out.log");
         String yaml = """
                 sources:
-                  - {name: net, type: tcp, bind: "127.0.0.1:0"}
+                  - {name: net, type: tcp, bind: "127.0.0.1:0", drain-timeout: 120s}
                 pipeline: {ring-size: 64, parse-workers: 2}
                 sinks:
                   - {name: file, type: file, path: "%s", template: "${MSG}\\n", batch-size: 7}
@@ -139,7 +139,7 @@ class LifecycleTest {
         Path cfg = dir.resolve("router.yaml");
         Files.writeString(cfg, """
                 sources:
-                  - {name: net, type: tcp, bind: "127.0.0.1:0"}
+                  - {name: net, type: tcp, bind: "127.0.0.1:0", drain-timeout: 120s}
                 pipeline: {ring-size: 64, parse-workers: 2}
                 sinks:
                   - {name: file, type: file, path: "%s", template: "${MSG}\\n", batch-size: 7}
