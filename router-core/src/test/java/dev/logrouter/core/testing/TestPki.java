@@ -54,12 +54,18 @@ public final class TestPki {
     /** A server certificate for localhost and 127.0.0.1, signed by the CA. */
     public TestPki server(String name, String commonName) throws IOException, InterruptedException {
         return signed(name, "/CN=" + commonName, "subjectAltName=DNS:localhost,IP:127.0.0.1\n"
-                + "extendedKeyUsage=serverAuth\n");
+                + "extendedKeyUsage=serverAuth\n", "ec");
+    }
+
+    /** A server certificate as {@link #server}, with an RSA key (2048 bits) instead of an EC one. */
+    public TestPki rsaServer(String name, String commonName) throws IOException, InterruptedException {
+        return signed(name, "/CN=" + commonName, "subjectAltName=DNS:localhost,IP:127.0.0.1\n"
+                + "extendedKeyUsage=serverAuth\n", "rsa:2048");
     }
 
     /** A client certificate with this subject (e.g. {@code /O=Example/OU=web/CN=web-01}), signed by the CA. */
     public TestPki client(String name, String subject) throws IOException, InterruptedException {
-        return signed(name, subject, "extendedKeyUsage=clientAuth\n");
+        return signed(name, subject, "extendedKeyUsage=clientAuth\n", "ec");
     }
 
     /** A self-signed certificate with this subject: no CA vouches for it. */
@@ -69,11 +75,17 @@ public final class TestPki {
         return p12(name, false);
     }
 
-    private TestPki signed(String name, String subject, String extensions) throws IOException, InterruptedException {
+    /** @param newKey openssl req's -newkey: "ec" (P-256) or "rsa:BITS" */
+    private TestPki signed(String name, String subject, String extensions, String newKey)
+            throws IOException, InterruptedException {
         Path ext = dir.resolve(name + ".ext");
         Files.writeString(ext, extensions);
-        openssl("req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", subject,
-                "-keyout", file(name + ".key"), "-out", file(name + ".csr"));
+        List<String> req = new ArrayList<>(List.of("req", "-new", "-newkey", newKey));
+        if (newKey.equals("ec")) {
+            req.addAll(List.of("-pkeyopt", "ec_paramgen_curve:prime256v1"));
+        }
+        req.addAll(List.of("-nodes", "-subj", subject, "-keyout", file(name + ".key"), "-out", file(name + ".csr")));
+        openssl(req.toArray(String[]::new));
         openssl("x509", "-req", "-in", file(name + ".csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key"),
                 "-CAcreateserial", "-days", "2", "-extfile", ext.toString(), "-out", file(name + ".pem"));
         return p12(name, true);

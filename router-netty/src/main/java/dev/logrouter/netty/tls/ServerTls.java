@@ -308,6 +308,11 @@ public final class ServerTls {
      */
     private static void requireMatch(java.security.PrivateKey key, X509Certificate cert, String what)
             throws GeneralSecurityException {
+        String certAlg = cert.getPublicKey().getAlgorithm();
+        if (!key.getAlgorithm().equals(certAlg)) {
+            throw new IllegalArgumentException("tls: the private key does not belong to the certificate (" + what
+                    + ": the key is " + key.getAlgorithm() + ", the certificate's key is " + certAlg + ")");
+        }
         String alg = switch (key.getAlgorithm()) {
             case "EC" -> "SHA256withECDSA";
             case "RSA" -> "SHA256withRSA";

@@ -73,6 +73,7 @@ abstract class TlsSourceTest {
         pki = new TestPki(dir);
         pki.server("server", "localhost");
         pki.server("renewed", "localhost-renewed");
+        pki.rsaServer("rsa", "localhost-rsa");
         pki.client("web", "/O=Example/OU=frontend/CN=web-01");
         pki.rogue("intruder", "/O=Example/OU=frontend/CN=web-01");
         transport = new NettyTransport(1);
@@ -414,6 +415,35 @@ abstract class TlsSourceTest {
         try (SSLSocket s = connect(null, "TLSv1.3")) {
             s.startHandshake();
             return ((X509Certificate) s.getSession().getPeerCertificates()[0]).getSubjectX500Principal().getName();
+        }
+    }
+
+    @Test
+    void anRsaServerKeyServesBothProtocolsAndIsCheckedAgainstItsCertificate() throws Exception {
+        start(new TlsConfig(pki.cert("rsa").toString(), pki.key("rsa").toString(), null, null, null, null,
+                TlsConfig.ClientAuthMode.none, List.of("TLSv1.3", "TLSv1.2"), List.of(), provider(),
+                TimeSpan.parse("5s"), TimeSpan.parse("0s")));
+        for (String protocol : List.of("TLSv1.3", "TLSv1.2")) {
+            try (SSLSocket s = connect(null, protocol)) {
+                s.startHandshake();
+                assertThat(s.getSession().getProtocol()).isEqualTo(protocol);
+                assertThat(s.getSession().getPeerCertificates()[0].getPublicKey().getAlgorithm()).isEqualTo("RSA");
+                if (protocol.equals("TLSv1.2")) {
+                    // the default allow-list's forward-secret suites for an RSA key
+                    assertThat(s.getSession().getCipherSuite()).startsWith("TLS_ECDHE_RSA_WITH_");
+                }
+                send(s, "over " + protocol);
+            }
+        }
+        assertThat(await("received", 2)).isTrue();
+        assertThat(received()).containsExactly("over TLSv1.3", "over TLSv1.2");
+        assertThat(metrics.value("tlsHandshakeFailures")).isZero();
+        // an RSA certificate with an EC key, and the other way round
+        for (String[] certAndKey : new String[][] {{"rsa", "server"}, {"server", "rsa"}}) {
+            assertThatThrownBy(() -> ServerTls.check(new TlsConfig(pki.cert(certAndKey[0]).toString(),
+                    pki.key(certAndKey[1]).toString(), null, null, null, null, TlsConfig.ClientAuthMode.none,
+                    List.of("TLSv1.3"), List.of(), provider(), TimeSpan.parse("5s"), TimeSpan.parse("0s"))))
+                    .hasMessageContaining("the private key does not belong to the certificate");
         }
     }
 
