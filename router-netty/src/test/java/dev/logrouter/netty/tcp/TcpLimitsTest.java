@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Connection limits of a TCP source on loopback: {@code max-connections-per-ip} refuses and counts connections
@@ -48,8 +49,11 @@ class TcpLimitsTest {
 
     @AfterEach
     void stop() throws Exception {
-        source.stopAccepting();
-        source.close();
+        if (source != null) {
+            source.stopAccepting();
+            source.close();
+            source = null;
+        }
     }
 
     private void start(int ringSize, int perIp, String idle) throws Exception {
@@ -132,5 +136,19 @@ class TcpLimitsTest {
             assertThat(metrics.value("pausedConnections")).isEqualTo(1);
         }
         assertThat(metrics.value("idleClosed")).isEqualTo(2);
+    }
+
+    @Test
+    void limitsOutOfRangeAreConfigErrorsThatNameTheOption() {
+        assertThatThrownBy(() -> limits(0, 0, 0)).hasMessage("max-connections must be >= 1, got 0");
+        assertThatThrownBy(() -> limits(10, -1, 0)).hasMessage("max-connections-per-ip must be >= 0, got -1");
+        assertThatThrownBy(() -> limits(10, 0, -1)).hasMessage("listen-backlog must be >= 0, got -1");
+        assertThat(limits(10, 2, 64).listenBacklog()).isEqualTo(64);
+    }
+
+    private static TcpSourceConfig limits(int maxConnections, int perIp, int listenBacklog) {
+        return new TcpSourceConfig("tcp", "127.0.0.1:0", Framing.auto, SyslogFormat.auto, ByteSize.parse("64KiB"),
+                maxConnections, perIp, TimeSpan.parse("0s"), ByteSize.parse("0"), listenBacklog, TimeSpan.parse("1s"),
+                null);
     }
 }
