@@ -119,7 +119,8 @@ class LifecycleTest {
         // stop mid-stream: connections already accepted keep delivering until quiet, then everything drains
         assertThat(router.stop()).isTrue();
         for (Thread t : senders) {
-            t.join(TimeUnit.MINUTES.toMillis(1));
+            t.join(TimeUnit.MINUTES.toMillis(3));
+            assertThat(t.isAlive()).as(t.getName() + " done").isFalse();
         }
         assertThat(errors).isEmpty();
         assertThat(source.value("pauses")).as("flow control engaged").isPositive();
@@ -156,10 +157,11 @@ class LifecycleTest {
             assertThat(TestClient.await(() -> midStream(out), 60_000)).isTrue();
             p.destroy(); // SIGTERM, mid-stream
             for (Thread t : senders) {
-                t.join(TimeUnit.MINUTES.toMillis(1));
+                t.join(TimeUnit.MINUTES.toMillis(3));
+                assertThat(t.isAlive()).as(t.getName() + " done").isFalse();
             }
             assertThat(errors).isEmpty();
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.waitFor(150, TimeUnit.SECONDS)).isTrue(); // drain-timeout is 120 s
             assertThat(p.exitValue()).as(Files.readString(log)).isZero();
             assertEveryMessageOnce(out);
             assertThat(Files.readString(log)).contains("stopped cleanly");

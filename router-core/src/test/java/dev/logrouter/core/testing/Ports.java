@@ -6,6 +6,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -22,6 +24,8 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class Ports {
 
     private static final int LOWEST = 15_000;
+    /** Ports already handed out in this JVM: two servers started together never get the same one. */
+    private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
 
     private Ports() {
     }
@@ -32,8 +36,13 @@ public final class Ports {
         if (below - LOWEST >= 1000) {
             for (int attempt = 0; attempt < 100; attempt++) {
                 int port = ThreadLocalRandom.current().nextInt(LOWEST, below);
+                if (GIVEN.contains(port)) {
+                    continue;
+                }
                 try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                    return s.getLocalPort();
+                    if (GIVEN.add(port)) {
+                        return port;
+                    }
                 } catch (IOException taken) {
                     // try another
                 }

@@ -40,10 +40,12 @@ public record TcpSourceConfig(
         TimeSpan idleTimeout,
         @Option(doc = "Socket receive buffer (SO_RCVBUF); 0 = the system default.", defaultValue = "0")
         ByteSize receiveBuffer,
-        @Option(doc = "Connections the kernel may hold accepted but not yet taken by the router (listen "
-                + "backlog, like syslog-ng's listen-backlog()); 0 = the system's net.core.somaxconn. A connection "
-                + "storm past it is not refused: the kernel drops handshakes, counted only system-wide "
-                + "(TcpExtListenOverflows), and a sender that resets its connection meanwhile loses what it sent.",
+        @Option(doc = "Connections the kernel may hold established but not yet accepted by the router (listen "
+                + "backlog, like syslog-ng's listen-backlog()); 0 = net.core.somaxconn as it was when the router "
+                + "started. The kernel caps it at net.core.somaxconn. Past it the kernel drops handshakes and "
+                + "keeps resending its part (tcp_synack_retries, about a minute), counted only system-wide "
+                + "(TcpExtListenOverflows): a sender accepted late loses nothing, one that resets or times out "
+                + "meanwhile loses what it wrote, though its writes succeeded.",
                 defaultValue = "0")
         Integer listenBacklog,
         @Option(doc = "On a clean stop, how long open connections may keep delivering what they already sent; "

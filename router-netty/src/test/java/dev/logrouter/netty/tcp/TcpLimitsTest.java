@@ -122,7 +122,7 @@ class TcpLimitsTest {
             }
             out.flush();
             assertThat(await("pausedConnections", 1)).isTrue();
-            // connected after the held connection's burst, so that a stall here cannot idle that one
+            // connected once the held connection is paused: from then on its idle time does not count
             try (Socket quiet = connect()) {
                 assertThat(closedByServer(quiet)).as("quiet for 1 s").isTrue();
             }

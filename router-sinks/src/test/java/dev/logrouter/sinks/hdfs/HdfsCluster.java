@@ -1,5 +1,6 @@
 package dev.logrouter.sinks.hdfs;
 
+import dev.logrouter.core.testing.Ports;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
@@ -45,12 +46,13 @@ public final class HdfsCluster implements AutoCloseable {
         for (String key : List.of("dfs.namenode.http-address", "dfs.namenode.https-address",
                 "dfs.datanode.address", "dfs.datanode.http.address", "dfs.datanode.https.address",
                 "dfs.datanode.ipc.address")) {
-            conf.set(key, "127.0.0.1:0");
+            conf.set(key, "127.0.0.1:" + Ports.freeLoopbackPort()); // kept across restarts: not ephemeral
         }
         conf.setInt("dfs.replication", 1);
         // one DataNode: a failed pipeline cannot be repaired by replacing a node, so do not try
         conf.set("dfs.client.block.write.replace-datanode-on-failure.enable", "false");
-        MiniDFSCluster c = new MiniDFSCluster.Builder(conf, base.toFile()).numDataNodes(1).build();
+        MiniDFSCluster c = new MiniDFSCluster.Builder(conf, base.toFile()).numDataNodes(1)
+                .nameNodePort(Ports.freeLoopbackPort()).build();
         c.waitActive();
         return new HdfsCluster(c);
     }
