@@ -79,7 +79,7 @@ public record PipelineConfig(
      * unset) {@link #DEFAULT_FIELD_LENGTH}; {@link #resolveFieldLength} replaces 0 by what the sources accept.
      */
     public int fieldLengthLimit() {
-        return maxFieldLength == null || maxFieldLength.bytes() == 0 ? DEFAULT_FIELD_LENGTH : maxFieldLength.intBytes();
+        return resolveFieldLength(0).maxFieldLength().intBytes();
     }
 
     /**

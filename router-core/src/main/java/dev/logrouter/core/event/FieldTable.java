@@ -38,8 +38,8 @@ public final class FieldTable {
 
     /**
      * Names under this prefix are the connection's (a TLS source's peer certificate subject): only a
-     * {@link FieldName} can set them; a name built from message content with this prefix is refused like a field
-     * over {@code max-fields}, so that content can neither forge nor replace them.
+     * {@link FieldName} can set them; a name built from message content with this prefix is dropped (not counted,
+     * not tagged), so that content can neither forge nor replace them.
      */
     public static final String RESERVED_PREFIX = ".tls.";
 
@@ -116,7 +116,6 @@ public final class FieldTable {
         }
         this.maxFields = maxFields;
         this.maxValueLength = maxValueLength;
-        this.valueRoom = maxValueLength;
     }
 
     /** The most entries this table keeps ({@link Integer#MAX_VALUE} when unlimited). */
@@ -324,7 +323,7 @@ public final class FieldTable {
             return i;
         }
         if (vLen > maxValueLength) {
-            vLen = utf8Prefix(value, vOff, maxValueLength);
+            vLen = Utf8Encoder.prefixLength(value, vOff, maxValueLength);
             valuesTruncated++;
         }
         saveForUndo(i);
@@ -332,23 +331,6 @@ public final class FieldTable {
         valLen[i] = vLen;
         tag[i] = entryTag;
         return i;
-    }
-
-    /**
-     * The length of the longest prefix of {@code b[off, off + max]} that is at most {@code max} bytes and does not
-     * end inside a UTF-8 sequence, {@code b[off + max]} being the first byte that does not fit: when that byte
-     * continues a sequence, the cut moves back to the sequence's lead byte. Bytes that are not valid UTF-8 there
-     * are cut at {@code max}.
-     */
-    static int utf8Prefix(byte[] b, int off, int max) {
-        int cut = max;
-        for (int k = 0; k < 3 && cut > 0 && (b[off + cut] & 0xC0) == 0x80; k++) {
-            cut--;
-        }
-        if (cut == max) {
-            return max;
-        }
-        return (b[off + cut] & 0xC0) == 0xC0 ? cut : max;
     }
 
     /**
@@ -439,7 +421,7 @@ public final class FieldTable {
             return;
         }
         int v = valOff[i];
-        int kept = utf8Prefix(data, v, valLen[i] + room);
+        int kept = Utf8Encoder.prefixLength(data, v, valLen[i] + room);
         valLen[i] = kept;
         dataLength = v + kept;
         valueRoom = -1;

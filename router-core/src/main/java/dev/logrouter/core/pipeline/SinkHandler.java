@@ -1,6 +1,7 @@
 package dev.logrouter.core.pipeline;
 
 import com.lmax.disruptor.EventHandler;
+import dev.logrouter.core.config.SinkConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
@@ -101,9 +102,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
      */
     public SinkHandler(String name, int index, Sink sink, FlushPolicy policy, int maxRetries, DeadLetterFile deadLetters,
                        Clock clock, MetricGroup metrics) {
-        if (maxRetries < -1) {
-            throw new IllegalArgumentException("max-retries must be -1 or >= 0, got " + maxRetries);
-        }
+        SinkConfig.checkMaxRetries(maxRetries);
         this.name = name;
         this.bit = 1L << index;
         this.sink = sink;

@@ -12,6 +12,23 @@ public final class Utf8Encoder {
     private Utf8Encoder() {
     }
 
+    /**
+     * The length of the longest prefix of {@code b[off, off + max]} that is at most {@code max} bytes and does not
+     * end inside a UTF-8 sequence, {@code b[off + max]} being the first byte that does not fit (it must exist): when
+     * that byte continues a sequence, the cut moves back to the sequence's lead byte. Bytes that are not valid
+     * UTF-8 there are cut at {@code max}.
+     */
+    public static int prefixLength(byte[] b, int off, int max) {
+        int cut = max;
+        for (int k = 0; k < 3 && cut > 0 && (b[off + cut] & 0xC0) == 0x80; k++) {
+            cut--;
+        }
+        if (cut == max) {
+            return max;
+        }
+        return (b[off + cut] & 0xC0) == 0xC0 ? cut : max;
+    }
+
     /** The most bytes {@code n} chars can take (3 per char; a surrogate pair takes 4 for 2 chars). */
     public static int maxBytes(int n) {
         return 3 * n;

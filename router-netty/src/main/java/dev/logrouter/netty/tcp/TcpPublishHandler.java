@@ -71,7 +71,6 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         peer.update(ctx.channel().remoteAddress());
-        lastReadNanos = System.nanoTime();
         if (idleNanos > 0) {
             idleTimer = ctx.executor().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
         }
@@ -147,14 +146,13 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
         if (inactive || finished) {
             return;
         }
-        long quiet = System.nanoTime() - lastReadNanos;
-        if (paused) {
-            idleTimer = ctx.executor().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
-        } else if (quiet >= idleNanos) {
+        long now = System.nanoTime();
+        if (isQuiet(now, idleNanos)) {
             counters.idleClosed.inc();
             ctx.close();
         } else {
-            idleTimer = ctx.executor().schedule(idleCheck, idleNanos - quiet, TimeUnit.NANOSECONDS);
+            long left = busy ? idleNanos : idleNanos - (now - lastReadNanos);
+            idleTimer = ctx.executor().schedule(idleCheck, left, TimeUnit.NANOSECONDS);
         }
     }
 

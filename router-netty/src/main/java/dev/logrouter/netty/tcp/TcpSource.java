@@ -16,7 +16,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.util.NetUtil;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -85,7 +84,6 @@ public final class TcpSource implements Source {
         ServerBootstrap b = new ServerBootstrap()
                 .group(transport.group())
                 .channel(transport.serverChannel())
-                .option(ChannelOption.SO_BACKLOG, cfg.listenBacklog() > 0 ? cfg.listenBacklog() : NetUtil.SOMAXCONN)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childHandler(new ChannelInitializer<>() {
                     @Override
@@ -98,7 +96,6 @@ public final class TcpSource implements Source {
                         ChannelPipeline p = ch.pipeline();
                         Peer peer = new Peer();
                         TcpPublishHandler publish = new TcpPublishHandler(publisher, counters, state, peer, idleNanos);
-                        p.addLast("limit", limiter);
                         if (tls != null) {
                             p.addLast("tls", tls.newHandler(ch.alloc()));
                             p.addLast("tls-peer", new TlsPeerHandler(tlsCounters, peer));
@@ -114,6 +111,9 @@ public final class TcpSource implements Source {
                 });
         if (cfg.receiveBuffer().bytes() > 0) {
             b.childOption(ChannelOption.SO_RCVBUF, cfg.receiveBuffer().intBytes());
+        }
+        if (cfg.listenBacklog() > 0) {
+            b.option(ChannelOption.SO_BACKLOG, cfg.listenBacklog()); // else Netty's default: net.core.somaxconn
         }
         InetSocketAddress addr = HostPort.parse(cfg.bind());
         server = b.bind(addr).sync().channel();

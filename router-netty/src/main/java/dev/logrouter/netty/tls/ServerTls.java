@@ -163,8 +163,12 @@ public final class ServerTls {
                     throw new IllegalArgumentException("tls: keystore " + ks + " does not load as PKCS#12 (wrong "
                             + "keystore-password?): " + e.getMessage(), e);
                 }
-                cert = keyCertificate(store, ks);
                 String alias = keyAlias(store);
+                if (alias == null || !(store.getCertificate(alias) instanceof X509Certificate c)) {
+                    throw new IllegalArgumentException("tls: keystore " + ks + " holds no private key with a "
+                            + "certificate");
+                }
+                cert = c;
                 requireMatch((java.security.PrivateKey) store.getKey(alias, pw), cert, "keystore " + ks);
                 KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
                 kmf.init(store, pw);
@@ -174,14 +178,17 @@ public final class ServerTls {
                 Path keyFile = readable("key-file", cfg.keyFile(), stamps);
                 List<X509Certificate> chain = certificates("cert-file", certFile);
                 cert = chain.get(0);
-                if (cfg.keyPassword() == null) {
-                    java.security.PrivateKey key = PemKeys.readPkcs8(keyFile);
-                    if (key != null) {
-                        requireMatch(key, cert, "key-file " + keyFile + " and cert-file " + certFile);
-                    }
+                java.security.PrivateKey key = cfg.keyPassword() == null ? PemKeys.readPkcs8(keyFile) : null;
+                if (key != null) {
+                    requireMatch(key, cert, "key-file " + keyFile + " and cert-file " + certFile);
                 }
                 try {
-                    b = SslContextBuilder.forServer(certFile.toFile(), keyFile.toFile(), cfg.keyPassword());
+                    if (key != null) {
+                        // the key and chain just checked are the ones served: a renewal landing now cannot slip in
+                        b = SslContextBuilder.forServer(key, chain.toArray(X509Certificate[]::new));
+                    } else { // encrypted, or a form only Netty reads (or refuses with its reason)
+                        b = SslContextBuilder.forServer(certFile.toFile(), keyFile.toFile(), cfg.keyPassword());
+                    }
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("tls: key-file " + keyFile + " does not load (a PKCS#8 PEM key "
                             + "is needed: `openssl pkcs8 -topk8 -nocrypt -in old.key -out new.key`; an encrypted one "
@@ -209,8 +216,7 @@ public final class ServerTls {
             b.ciphers(ciphers, IdentityCipherSuiteFilter.INSTANCE);
             if (cfg.clientAuth() != TlsConfig.ClientAuthMode.none) {
                 Path ca = readable("ca-file", cfg.caFile(), stamps);
-                certificates("ca-file", ca);
-                b.trustManager(ca.toFile());
+                b.trustManager(certificates("ca-file", ca).toArray(X509Certificate[]::new));
                 b.clientAuth(cfg.clientAuth() == TlsConfig.ClientAuthMode.required ? ClientAuth.REQUIRE
                         : ClientAuth.OPTIONAL);
             }
@@ -281,14 +287,6 @@ public final class ServerTls {
             throw new IllegalArgumentException("tls: " + option + " " + file + " holds no readable PEM certificate: "
                     + rootMessage(e), e);
         }
-    }
-
-    private static X509Certificate keyCertificate(KeyStore store, Path file) throws GeneralSecurityException {
-        String alias = keyAlias(store);
-        if (alias != null && store.getCertificate(alias) instanceof X509Certificate c) {
-            return c;
-        }
-        throw new IllegalArgumentException("tls: keystore " + file + " holds no private key with a certificate");
     }
 
     private static String keyAlias(KeyStore store) throws GeneralSecurityException {

@@ -479,8 +479,12 @@ public final class ElasticsearchSink implements Sink {
     }
 
     private void deadLetter(Doc d, int status, String reason) {
+        deadLetter(deadLetters, d, status, reason);
+    }
+
+    private static void deadLetter(DeadLetterFile to, Doc d, int status, String reason) {
         byte[] key = d.id == null ? null : d.id.getBytes(StandardCharsets.UTF_8);
-        deadLetters.write(d.index, status, reason, key, d.json, 0, d.json.length);
+        to.write(d.index, status, reason, key, d.json, 0, d.json.length);
     }
 
     /**
@@ -512,8 +516,7 @@ public final class ElasticsearchSink implements Sink {
 
     private static void deadLetterAll(DeadLetterFile letters, List<Doc> docs, String reason) {
         for (Doc d : docs) {
-            byte[] key = d.id == null ? null : d.id.getBytes(StandardCharsets.UTF_8);
-            letters.write(d.index, reason, key, d.json, 0, d.json.length);
+            deadLetter(letters, d, 0, reason);
         }
         docs.clear();
     }

@@ -1,6 +1,7 @@
 package dev.logrouter.sinks.elasticsearch;
 
 import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.util.Utf8Encoder;
 
 /**
  * Makes a rendered index name one Elasticsearch accepts, in place: ASCII letters lowercased; {@code \ / * ? " < > | ,
@@ -36,10 +37,7 @@ final class IndexNames {
             b[n++] = c;
         }
         if (n > maxBytes) {
-            n = maxBytes;
-            while (n > 0 && (b[n] & 0xC0) == 0x80) { // b[n] continues the sequence b[n-1] belongs to
-                n--;
-            }
+            n = Utf8Encoder.prefixLength(b, 0, maxBytes);
         }
         name.setLength(n);
         if (n == 0 || (n == 1 && b[0] == '.') || (n == 2 && b[0] == '.' && b[1] == '.')) {

@@ -11,8 +11,9 @@ import dev.logrouter.core.event.StructuredData;
  * <p>Accepted like syslog-ng 3.38: {@code -} (NIL); elements back to back ({@code [a][b]}); a space after an
  * element ends SD; SD-IDs and parameter names of up to {@value #MAX_NAME} printable ASCII bytes other than
  * {@code = ] "} and space; a repeated SD-ID/param (the last value wins). In values {@code \"}, {@code \\} and
- * {@code \]} are unescaped and a backslash before any other byte is kept; values longer than
- * {@value #MAX_VALUE} bytes are cut. Errors: a bad or over-long name, a space right after {@code [}, a missing
+ * {@code \]} are unescaped and a backslash before any other byte is kept; a value over
+ * {@code max-field-length} is cut by the event's {@link dev.logrouter.core.event.FieldTable}, counted and tagged like
+ * any other. Errors: a bad or over-long name, a space right after {@code [}, a missing
  * {@code =} or quote, an unescaped {@code ]} inside a value, an unescaped {@code "} not followed by a space or
  * {@code ]}, input ending inside an element.
  *
@@ -22,8 +23,6 @@ final class StructuredDataParser {
 
     /** Longest SD-ID or PARAM-NAME accepted. */
     static final int MAX_NAME = 255;
-    /** Longest value kept (syslog-ng's {@code sdata-param-value-max()} default); longer values are cut. */
-    static final int MAX_VALUE = 65536;
 
     private final byte[] name = new byte[StructuredData.PREFIX.length + MAX_NAME + 1 + MAX_NAME];
 
@@ -131,11 +130,10 @@ final class StructuredDataParser {
             return ~p;
         }
         int valueEnd = p;
-        if (!hasBackslash && valueEnd - start <= MAX_VALUE) {
+        if (!hasBackslash) {
             table.set(name, 0, nameLen, b, start, valueEnd - start, idLen);
         } else {
             int entry = table.begin(name, 0, nameLen, idLen);
-            int n = 0;
             escaped = false;
             for (int i = start; i < valueEnd; i++) {
                 byte c = b[i];
@@ -143,14 +141,10 @@ final class StructuredDataParser {
                     escaped = true;
                     continue;
                 }
-                if (escaped && c != '"' && c != ']' && c != '\\' && n < MAX_VALUE) {
+                if (escaped && c != '"' && c != ']' && c != '\\') {
                     table.appendToValue(entry, (byte) '\\');
-                    n++;
                 }
-                if (n < MAX_VALUE) {
-                    table.appendToValue(entry, c);
-                    n++;
-                }
+                table.appendToValue(entry, c);
                 escaped = false;
             }
         }
