@@ -1,5 +1,6 @@
 package dev.logrouter.netty;
 
+import dev.logrouter.core.source.SourceContext;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -28,6 +29,11 @@ public final class NettyTransport implements AutoCloseable {
     private final EventLoopGroup group;
 
     /** @param threads event loop threads; 0 = number of cores */
+    /** The event loops the network sources of one router share: made by the first source built, closed by the router. */
+    public static NettyTransport shared(SourceContext ctx) {
+        return ctx.shared().get(NettyTransport.class, () -> new NettyTransport(ctx.ioThreads()));
+    }
+
     public NettyTransport(int threads) {
         this.epoll = Epoll.isAvailable() && !Boolean.getBoolean("logrouter.nio");
         int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();

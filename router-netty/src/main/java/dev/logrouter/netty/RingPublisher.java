@@ -1,11 +1,13 @@
 package dev.logrouter.netty;
 
+import dev.logrouter.core.source.SourceContext;
+import dev.logrouter.core.source.SyslogFormat;
 import com.lmax.disruptor.EventTranslatorThreeArg;
 import com.lmax.disruptor.RingBuffer;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
-import dev.logrouter.core.pipeline.RingClaim;
+import dev.logrouter.core.source.RingClaim;
 import io.netty.buffer.ByteBuf;
 
 import java.nio.charset.StandardCharsets;
@@ -52,6 +54,14 @@ public final class RingPublisher {
      * @param sinkMask   the sinks stamped on each event at publish time; the router passes 0 because its
      *                   parse workers set each event's sinks from the routes (tests without routes pass theirs)
      */
+    /**
+     * The publisher of the source {@code ctx} builds: its ring, index, name and counters, no sinks (the parse
+     * workers set each event's sinks from the routes).
+     */
+    public static RingPublisher forSource(SourceContext ctx, SyslogFormat format) {
+        return new RingPublisher(ctx.ring(), ctx.index(), ctx.name(), format.hint(), 0L, ctx.metrics());
+    }
+
     public RingPublisher(RingBuffer<LogEvent> ring, int sourceId, String sourceName, byte formatHint, long sinkMask,
                          MetricGroup metrics) {
         this.ring = ring;

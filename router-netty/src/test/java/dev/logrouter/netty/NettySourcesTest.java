@@ -4,8 +4,8 @@ import dev.logrouter.core.source.SyslogFormat;
 
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.testing.Conditions;

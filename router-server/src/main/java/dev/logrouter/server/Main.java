@@ -1,6 +1,7 @@
 package dev.logrouter.server;
 
-import dev.logrouter.core.config.ConfigException;
+import dev.logrouter.server.jmx.MonitoringConfig;
+import dev.logrouter.core.option.ConfigException;
 import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.source.Source;
 
@@ -121,15 +122,13 @@ public final class Main {
     /** Compiles the routes once (filters, regexes, parser options) so that their errors are config errors. */
     private static RouterConfig compiled(RouterConfig cfg, String origin) throws ConfigException {
         try {
-            ComponentTypes.routes(cfg, new dev.logrouter.core.metrics.MetricRegistry());
-            dev.logrouter.server.jmx.RemoteJmx.check(cfg.monitoring().jmx());
+            Router.compileRoutes(cfg, new dev.logrouter.core.metrics.MetricRegistry());
+            dev.logrouter.server.jmx.RemoteJmx.check(MonitoringConfig.of(cfg).jmx());
             for (var source : cfg.sources()) {
-                if (source instanceof dev.logrouter.netty.tcp.TcpSourceConfig t && t.tls() != null) {
-                    try {
-                        dev.logrouter.netty.tls.ServerTls.check(t.tls()); // loads the files: bad ones fail here
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("source " + t.name() + ": " + e.getMessage(), e);
-                    }
+                try {
+                    source.check(); // loads the files it will read: bad ones fail here
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("source " + source.name() + ": " + e.getMessage(), e);
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -191,7 +190,7 @@ public final class Main {
         }
         if (router.remoteJmxUrl() != null) {
             err.println("logrouter: remote JMX on " + router.remoteJmxUrl()
-                    + (cfg.monitoring().jmx().passwordFile() == null ? " (no authentication: loopback only)" : ""));
+                    + (MonitoringConfig.of(cfg).jmx().passwordFile() == null ? " (no authentication: loopback only)" : ""));
         }
         err.println("logrouter: running (ring " + cfg.pipeline().ringSize() + ", " + cfg.pipeline().parseWorkers()
                 + " parse workers, " + cfg.sinks().size() + " sink(s)); SIGTERM stops");

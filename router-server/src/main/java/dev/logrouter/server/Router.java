@@ -1,9 +1,14 @@
 package dev.logrouter.server;
 
+import dev.logrouter.server.jmx.MonitoringConfig;
+import dev.logrouter.patterndb.stage.PatternDbConfig;
+import dev.logrouter.core.util.SharedResources;
+import dev.logrouter.core.source.SourceContext;
+import dev.logrouter.core.sink.SinkContext;
 import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.event.Tags;
-import dev.logrouter.core.config.SinkConfig;
-import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.source.SourceConfig;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
@@ -14,34 +19,19 @@ import dev.logrouter.core.pipeline.SinkBinding;
 import dev.logrouter.core.pipeline.SinkHandler;
 import dev.logrouter.core.route.RouteEvaluator;
 import dev.logrouter.core.route.Routes;
-import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.source.Source;
-import dev.logrouter.netty.NettyTransport;
-import dev.logrouter.netty.RingPublisher;
-import dev.logrouter.netty.tcp.TcpSource;
-import dev.logrouter.netty.tcp.TcpSourceConfig;
-import dev.logrouter.netty.udp.UdpSource;
-import dev.logrouter.netty.udp.UdpSourceConfig;
 import dev.logrouter.patterndb.stage.CorrelationStage;
 import dev.logrouter.patterndb.stage.PatternDbService;
 import dev.logrouter.server.jmx.RemoteJmx;
-import dev.logrouter.sinks.file.FileSink;
-import dev.logrouter.sinks.file.FileSinkConfig;
-import dev.logrouter.sinks.elasticsearch.ElasticsearchSink;
-import dev.logrouter.sinks.elasticsearch.ElasticsearchSinkConfig;
-import dev.logrouter.sinks.hdfs.HdfsSink;
-import dev.logrouter.sinks.hdfs.HdfsSinkConfig;
-import dev.logrouter.sinks.kafka.KafkaSink;
-import dev.logrouter.sinks.kafka.KafkaSinkConfig;
-import dev.logrouter.sinks.kafka.KafkaSource;
-import dev.logrouter.sinks.kafka.KafkaSourceConfig;
 
 import java.lang.management.ManagementFactory;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -67,7 +57,8 @@ public final class Router {
     private final RouterConfig cfg;
     private final MetricRegistry metrics = new MetricRegistry();
     private final Pipeline pipeline;
-    private final NettyTransport transport;
+    /** What the sources share (the network event loops), closed after them. */
+    private final SharedResources shared = new SharedResources();
     private final List<Source> sources = new ArrayList<>();
     private boolean started;
     private boolean stopped;
@@ -79,11 +70,11 @@ public final class Router {
     public Router(RouterConfig cfg) {
         this.cfg = cfg;
         ZoneId zone = cfg.pipeline().zone();
-        PatternDbService pdb = ComponentTypes.patternDb(cfg, metrics);
-        Routes routes = ComponentTypes.routes(cfg, metrics, pdb);
+        PatternDbService pdb = PatternDbService.forRouter(cfg, metrics);
+        Routes routes = compileRoutes(cfg, metrics, pdb);
         // correlation is stateful: one stage after the parse workers, only when some rule needs it
         SerialStage serial = pdb != null && pdb.needsCorrelation()
-                ? new CorrelationStage(pdb, routes.newEvaluator(), cfg.patterndb(), metrics.group("PatternDb", "correlation"))
+                ? new CorrelationStage(pdb, routes.newEvaluator(), PatternDbConfig.of(cfg), metrics.group("PatternDb", "correlation"))
                 : null;
         List<EventParser> parsers = new ArrayList<>();
         for (int i = 0; i < cfg.pipeline().parseWorkers(); i++) {
@@ -99,15 +90,16 @@ public final class Router {
             // one dead-letter file per sink, shared by the sink (items it can never write) and its handler (items
             // given up after max-retries)
             DeadLetterFile deadLetters = new DeadLetterFile(sc.name(), sc.deadLetter(), metrics.group("Sink", sc.name()));
-            sinks.add(new SinkBinding(sc.name(), sc.flushPolicy(), createSink(sc, zone, deadLetters), sc.maxRetries(),
+            Sink sink = sc.create(new SinkContext(sc.name(), zone, Clock.SYSTEM, metrics.group("Sink", sc.name()),
                     deadLetters));
+            sinks.add(new SinkBinding(sc.name(), sc.flushPolicy(), sink, sc.maxRetries(), deadLetters));
         }
         pipeline = new Pipeline(cfg.pipeline().resolveFieldLength(cfg.largestMessageSize()), parsers, serial,
-                cfg.patterndb().tick().millis(), sinks, metrics, Clock.SYSTEM);
-        transport = new NettyTransport(cfg.pipeline().ioThreads());
+                PatternDbConfig.of(cfg).tick().millis(), sinks, metrics, Clock.SYSTEM);
         for (int i = 0; i < cfg.sources().size(); i++) {
-            // the parse workers set each event's sinks from the routes; sources publish with none
-            sources.add(createSource(cfg.sources().get(i), i, 0L));
+            SourceConfig sc = cfg.sources().get(i);
+            sources.add(sc.create(new SourceContext(sc.name(), i, zone, metrics.group("Source", sc.name()),
+                    pipeline.ring(), pipeline::completedSequence, cfg.pipeline().ioThreads(), shared)));
         }
         MetricGroup health = metrics.group("Router", "main");
         health.text("state", "STARTING, RUNNING, DEGRADED (a sink is retrying after a failure, or giving failing "
@@ -151,36 +143,18 @@ public final class Router {
         return b.toString();
     }
 
-    private Sink createSink(SinkConfig sc, ZoneId zone, DeadLetterFile deadLetters) {
-        if (sc instanceof FileSinkConfig f) {
-            return new FileSink(f, zone, Clock.SYSTEM, metrics.group("Sink", f.name()));
-        }
-        if (sc instanceof KafkaSinkConfig k) {
-            return new KafkaSink(k, zone, metrics.group("Sink", k.name()), deadLetters);
-        }
-        if (sc instanceof ElasticsearchSinkConfig e) {
-            return new ElasticsearchSink(e, zone, metrics.group("Sink", e.name()), deadLetters);
-        }
-        if (sc instanceof HdfsSinkConfig h) {
-            return new HdfsSink(h, zone, Clock.SYSTEM, metrics.group("Sink", h.name()));
-        }
-        throw new IllegalArgumentException("unsupported sink type " + sc.getClass().getSimpleName());
+    /**
+     * Compiles the routes of {@code cfg} (filters, chains) against the router-wide PatternDB ({@code pdb}, null when
+     * none is configured); throws IllegalArgumentException naming the culprit.
+     */
+    static Routes compileRoutes(RouterConfig cfg, MetricRegistry metrics, PatternDbService pdb) {
+        return new Routes(cfg, cfg.pipeline().zone(), metrics, ComponentTypes.REGISTRY::stepTypeName,
+                pdb == null ? Map.of() : Map.of(PatternDbService.class, pdb));
     }
 
-    private Source createSource(SourceConfig sc, int index, long sinkMask) {
-        var group = metrics.group("Source", sc.name());
-        if (sc instanceof TcpSourceConfig t) {
-            var pub = new RingPublisher(pipeline.ring(), index, t.name(), t.format().hint(), sinkMask, group);
-            return new TcpSource(t, transport, pub, group);
-        }
-        if (sc instanceof UdpSourceConfig u) {
-            var pub = new RingPublisher(pipeline.ring(), index, u.name(), u.format().hint(), sinkMask, group);
-            return new UdpSource(u, transport, pub, group);
-        }
-        if (sc instanceof KafkaSourceConfig k) {
-            return new KafkaSource(k, pipeline.ring(), pipeline::completedSequence, index, sinkMask, group);
-        }
-        throw new IllegalArgumentException("unsupported source type " + sc.getClass().getSimpleName());
+    /** Loads the PatternDB rulesets and compiles the routes, as a start would (check-config). */
+    static Routes compileRoutes(RouterConfig cfg, MetricRegistry metrics) {
+        return compileRoutes(cfg, metrics, PatternDbService.forRouter(cfg, metrics));
     }
 
     /**
@@ -189,13 +163,13 @@ public final class Router {
      */
     public synchronized void start() throws Exception {
         metrics.registerJmx();
-        if (cfg.monitoring().jmx().remote()) {
+        if (MonitoringConfig.of(cfg).jmx().remote()) {
             try {
-                remoteJmx = RemoteJmx.start(cfg.monitoring().jmx(), ManagementFactory.getPlatformMBeanServer());
+                remoteJmx = RemoteJmx.start(MonitoringConfig.of(cfg).jmx(), ManagementFactory.getPlatformMBeanServer());
             } catch (Exception e) {
                 metrics.unregisterJmx();
-                throw new java.io.IOException("remote JMX on " + cfg.monitoring().jmx().bind() + ":"
-                        + cfg.monitoring().jmx().port() + ": " + e.getMessage(), e);
+                throw new java.io.IOException("remote JMX on " + MonitoringConfig.of(cfg).jmx().bind() + ":"
+                        + MonitoringConfig.of(cfg).jmx().port() + ": " + e.getMessage(), e);
             }
         }
         try {
@@ -252,7 +226,7 @@ public final class Router {
                 s.close(); // after the drain: a Kafka source commits what the sinks flushed
             }
         }
-        transport.close();
+        shared.close();
         closeJmx();
         return clean;
     }

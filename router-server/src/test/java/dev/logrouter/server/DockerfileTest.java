@@ -1,5 +1,6 @@
 package dev.logrouter.server;
 
+import dev.logrouter.server.jmx.MonitoringConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -243,16 +244,16 @@ class DockerfileTest {
                 ports.add(port(u.bind()) + "/udp");
             }
         });
-        if (cfg.monitoring().jmx().remote()) {
-            ports.add(cfg.monitoring().jmx().port() + "/tcp");
+        if (MonitoringConfig.of(cfg).jmx().remote()) {
+            ports.add(MonitoringConfig.of(cfg).jmx().port() + "/tcp");
         }
         return ports;
     }
 
     private static Set<String> sourcePorts(RouterConfig cfg) {
         Set<String> ports = listeningPorts(cfg);
-        if (cfg.monitoring().jmx().remote()) {
-            ports.remove(cfg.monitoring().jmx().port() + "/tcp");
+        if (MonitoringConfig.of(cfg).jmx().remote()) {
+            ports.remove(MonitoringConfig.of(cfg).jmx().port() + "/tcp");
         }
         return ports;
     }
@@ -410,12 +411,12 @@ class DockerfileTest {
         assertThat(check.get(check.indexOf("-jar") + 2)).as("HEALTHCHECK runs the stats command").isEqualTo("stats");
         String jmx = after(check, "--jmx", "HEALTHCHECK");
         assertThat(host(jmx)).as("HEALTHCHECK reads JMX on the container's loopback").isEqualTo("127.0.0.1");
-        assertThat(cfg.monitoring().jmx().port()).as("the image's configuration opens remote JMX for the HEALTHCHECK")
+        assertThat(MonitoringConfig.of(cfg).jmx().port()).as("the image's configuration opens remote JMX for the HEALTHCHECK")
                 .isPositive();
         assertThat(port(jmx)).as("HEALTHCHECK --jmx port equals monitoring.jmx.port of the image's configuration")
-                .isEqualTo(cfg.monitoring().jmx().port());
-        assertThat(InetAddress.getByName(cfg.monitoring().jmx().bind()).isLoopbackAddress())
-                .as("the image's configuration keeps unauthenticated JMX on loopback (bind %s)", cfg.monitoring().jmx().bind())
+                .isEqualTo(MonitoringConfig.of(cfg).jmx().port());
+        assertThat(InetAddress.getByName(MonitoringConfig.of(cfg).jmx().bind()).isLoopbackAddress())
+                .as("the image's configuration keeps unauthenticated JMX on loopback (bind %s)", MonitoringConfig.of(cfg).jmx().bind())
                 .isTrue();
     }
 
@@ -613,7 +614,7 @@ class DockerfileTest {
         assertThat(published).as("compose publishes exactly the tcp/udp source ports of %s", ROOT.relativize(file))
                 .containsExactlyInAnyOrderElementsOf(sourcePorts(cfg));
         List<String> check = healthCheck(runtimeStage(stages()));
-        assertThat(cfg.monitoring().jmx().port()).as("%s opens the JMX port the image's HEALTHCHECK reads",
+        assertThat(MonitoringConfig.of(cfg).jmx().port()).as("%s opens the JMX port the image's HEALTHCHECK reads",
                 ROOT.relativize(file)).isEqualTo(port(after(check, "--jmx", "HEALTHCHECK")));
     }
 

@@ -1,5 +1,17 @@
 package dev.logrouter.core.config;
 
+import dev.logrouter.core.source.SourceConfig;
+
+import dev.logrouter.core.sink.SinkConfig;
+
+import dev.logrouter.core.option.ConfigException;
+
+import dev.logrouter.core.option.TimeSpan;
+
+import dev.logrouter.core.option.ByteSize;
+
+import dev.logrouter.core.option.Option;
+
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -24,7 +36,6 @@ import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import dev.logrouter.core.parse.ParserConfig;
-import dev.logrouter.core.parse.ParserTypes;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -49,23 +60,11 @@ public final class ConfigLoader {
     public static final int MAX_SINKS = 64;
 
     private final ObjectMapper mapper;
+    private final ComponentRegistry registry;
 
-    /**
-     * @param sourceTypes YAML {@code type} name → source config record, from the source modules
-     * @param sinkTypes   YAML {@code type} name → sink config record, from the sink modules
-     */
-    public ConfigLoader(Map<String, Class<? extends SourceConfig>> sourceTypes,
-                        Map<String, Class<? extends SinkConfig>> sinkTypes) {
-        this(sourceTypes, sinkTypes, ParserTypes.core());
-    }
-
-    /**
-     * @param parserTypes YAML {@code type} name → parser-chain step record ({@link ParserTypes#core()} and
-     *                    the steps of other modules)
-     */
-    public ConfigLoader(Map<String, Class<? extends SourceConfig>> sourceTypes,
-                        Map<String, Class<? extends SinkConfig>> sinkTypes,
-                        Map<String, Class<? extends ParserConfig>> parserTypes) {
+    /** A loader for the types of {@code registry}. */
+    public ConfigLoader(ComponentRegistry registry) {
+        this.registry = registry;
         mapper = YAMLMapper.builder()
                 .propertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -74,9 +73,37 @@ public final class ConfigLoader {
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
                 .build();
-        sourceTypes.forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
-        sinkTypes.forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
-        parserTypes.forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
+        registry.sources().forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
+        registry.sinks().forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
+        registry.steps().forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
+    }
+
+    /**
+     * A loader for the given source and sink types and the core's chain steps (tests).
+     *
+     * @param sourceTypes YAML {@code type} name → source config record
+     * @param sinkTypes   YAML {@code type} name → sink config record
+     */
+    public ConfigLoader(Map<String, Class<? extends SourceConfig>> sourceTypes,
+                        Map<String, Class<? extends SinkConfig>> sinkTypes) {
+        this(sourceTypes, sinkTypes, CoreComponents.steps());
+    }
+
+    /** A loader for the given types (tests). */
+    public ConfigLoader(Map<String, Class<? extends SourceConfig>> sourceTypes,
+                        Map<String, Class<? extends SinkConfig>> sinkTypes,
+                        Map<String, Class<? extends ParserConfig>> parserTypes) {
+        this(registry(sourceTypes, sinkTypes, parserTypes));
+    }
+
+    private static ComponentRegistry registry(Map<String, Class<? extends SourceConfig>> sourceTypes,
+                                              Map<String, Class<? extends SinkConfig>> sinkTypes,
+                                              Map<String, Class<? extends ParserConfig>> parserTypes) {
+        ComponentRegistry r = new ComponentRegistry();
+        sourceTypes.forEach(r::source);
+        sinkTypes.forEach(r::sink);
+        parserTypes.forEach(r::step);
+        return r;
     }
 
     public RouterConfig load(Path file) throws ConfigException {
@@ -93,16 +120,34 @@ public final class ConfigLoader {
     public RouterConfig load(String yaml, String origin) throws ConfigException {
         RouterConfig raw;
         try {
-            raw = isEmpty(yaml) ? null : mapper.readValue(yaml, RouterConfig.class);
+            raw = isEmpty(yaml) ? null : mapper.readerFor(RouterConfig.class)
+                    .withAttribute(SectionDeserializer.SECTIONS, registry.sections()).readValue(yaml);
         } catch (JsonProcessingException e) {
-            throw new ConfigException(describe(e, origin, locate(yaml, e)), e);
+            throw new ConfigException(describe(e, origin, locate(yaml, e), registry), e);
         }
         if (raw == null) {
             throw new ConfigException(origin + ": empty configuration; it needs at least 'sources:' and 'sinks:'");
         }
+        raw = withAbsentSections(raw);
         RouterConfig cfg = (RouterConfig) withDefaults(raw, RouterConfig.class, "", origin);
         checkReferences(cfg, origin);
         return cfg;
+    }
+
+    /** {@code raw} with every registered section it lacks, as {@code {}} (so that it takes its defaults). */
+    private RouterConfig withAbsentSections(RouterConfig raw) throws ConfigException {
+        Map<String, Object> sections = new LinkedHashMap<>(raw.sections());
+        for (Map.Entry<String, Class<? extends Record>> s : registry.sections().entrySet()) {
+            if (sections.get(s.getKey()) == null) {
+                try {
+                    sections.put(s.getKey(), parseDefault("{}", s.getValue()));
+                } catch (IOException e) {
+                    throw new IllegalStateException("section " + s.getKey() + " has no valid default", e);
+                }
+            }
+        }
+        return new RouterConfig(raw.sources(), raw.pipeline(), raw.parsers(), raw.rewrites(), raw.filters(),
+                raw.routes(), raw.sinks(), sections);
     }
 
     /** Parses a default value given in YAML syntax into the option's type (also used by tests). */
@@ -132,7 +177,7 @@ public final class ConfigLoader {
             for (Map.Entry<?, ?> en : map.entrySet()) {
                 Object o = en.getValue();
                 out.put(en.getKey(), withDefaults(o, o == null ? Object.class : o.getClass(),
-                        path + "." + en.getKey(), origin));
+                        path.isEmpty() ? String.valueOf(en.getKey()) : path + "." + en.getKey(), origin));
             }
             return Collections.unmodifiableMap(out);
         }
@@ -150,7 +195,9 @@ public final class ConfigLoader {
             if (rc.getName().equals("isFinal")) {
                 key = "final";
             }
-            String childPath = path.isEmpty() ? key : path + "." + key;
+            // the modules' sections sit at the top level of the file, beside the core's keys
+            String childPath = cls == RouterConfig.class && rc.getName().equals("sections") ? path
+                    : path.isEmpty() ? key : path + "." + key;
             Object v;
             try {
                 v = rc.getAccessor().invoke(value);
@@ -327,10 +374,11 @@ public final class ConfigLoader {
 
     /** Turns a Jackson error into {@code file:line:column: yaml.path: what is wrong (hint)}. */
     static String describe(JsonProcessingException e, String origin) {
-        return describe(e, origin, e.getLocation());
+        return describe(e, origin, e.getLocation(), null);
     }
 
-    private static String describe(JsonProcessingException e, String origin, JsonLocation loc) {
+    private static String describe(JsonProcessingException e, String origin, JsonLocation loc,
+                                   ComponentRegistry registry) {
         StringBuilder sb = new StringBuilder(origin);
         if (loc != null && loc.getLineNr() > 0) {
             sb.append(':').append(loc.getLineNr()).append(':').append(loc.getColumnNr());
@@ -350,8 +398,16 @@ public final class ConfigLoader {
                         .append(')');
             }
         } else if (e instanceof InvalidTypeIdException ite) {
-            sb.append("unknown or missing type '").append(ite.getTypeId())
-                    .append("' (set 'type:' to one of the supported types)");
+            sb.append("unknown or missing type '").append(ite.getTypeId()).append("'");
+            String known = registry == null || ite.getBaseType() == null ? ""
+                    : registry.typesFor(ite.getBaseType().getRawClass());
+            sb.append(known.isEmpty() ? " (set 'type:' to one of the supported types)"
+                    : " (set 'type:' to one of: " + known + ")");
+            String hint = registry == null || ite.getBaseType() == null ? null
+                    : registry.renamedType(ite.getBaseType().getRawClass(), ite.getTypeId());
+            if (hint != null) {
+                sb.append("; ").append(hint);
+            }
         } else if (e instanceof ValueInstantiationException vie && vie.getCause() != null) {
             sb.append(vie.getCause().getMessage());
         } else {

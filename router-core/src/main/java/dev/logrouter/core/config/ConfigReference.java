@@ -1,5 +1,11 @@
 package dev.logrouter.core.config;
 
+import dev.logrouter.core.option.TimeSpan;
+
+import dev.logrouter.core.option.ByteSize;
+
+import dev.logrouter.core.option.Option;
+
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 
 import java.lang.reflect.ParameterizedType;
@@ -23,7 +29,17 @@ public final class ConfigReference {
      * @param sections heading (e.g. {@code sources[] type: tcp}) → config record, in print order
      */
     public static String markdown(Map<String, Class<?>> sections) {
+        return markdown(sections, Map.of());
+    }
+
+    /**
+     * @param sections          heading (e.g. {@code sources[] type: tcp}) → config record, in print order; the first
+     *                          is the top level
+     * @param topLevelSections  the modules' top-level sections (key → doc), listed as rows of the first table
+     */
+    public static String markdown(Map<String, Class<?>> sections, Map<String, String> topLevelSections) {
         StringBuilder sb = new StringBuilder();
+        boolean first = true;
         for (Map.Entry<String, Class<?>> e : sections.entrySet()) {
             sb.append("#### `").append(e.getKey()).append("`\n\n");
             sb.append("| key | type | default | meaning |\n|---|---|---|---|\n");
@@ -41,6 +57,11 @@ public final class ConfigReference {
                 };
                 sb.append("| `").append(key).append("` | ").append(typeName(rc.getGenericType())).append(" | ")
                         .append(def).append(" | ").append(opt.doc().replace("|", "\\|")).append(" |\n");
+            }
+            if (first) {
+                topLevelSections.forEach((key, doc) -> sb.append("| `").append(key).append("` | map | `{}` | ")
+                        .append(doc.replace("|", "\\|")).append(" |\n"));
+                first = false;
             }
             sb.append('\n');
         }

@@ -1,5 +1,9 @@
 package dev.logrouter.core.config;
 
+import dev.logrouter.core.option.ByteSize;
+
+import dev.logrouter.core.option.Option;
+
 /**
  * The ring and its stages.
  *

@@ -1,12 +1,21 @@
 package dev.logrouter.core.config;
 
+import dev.logrouter.core.source.SourceConfig;
+
+import dev.logrouter.core.sink.SinkConfig;
+
+import dev.logrouter.core.option.Option;
+
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.logrouter.core.parse.ParserConfig;
 
 import java.util.List;
 import java.util.Map;
 
 /**
- * The whole router configuration, as bound from one YAML file by {@link ConfigLoader}.
+ * The whole router configuration, as bound from one YAML file by {@link ConfigLoader}: the core's keys, and the
+ * top-level sections the modules register ({@code patterndb:}, {@code monitoring:}), read with {@link #section}.
  *
  * <p>Threads: immutable, any thread.
  */
@@ -23,15 +32,28 @@ public record RouterConfig(
         Map<String, List<ParserConfig>> rewrites,
         @Option(doc = "Named filter expressions, usable in routes as filter(name).", defaultValue = "{}")
         Map<String, String> filters,
-        @Option(doc = "The PatternDB rulesets that patterndb parser steps classify against, and correlation "
-                + "options.", defaultValue = "{}")
-        PatternDbConfig patterndb,
         @Option(doc = "Routes from sources to sinks, in evaluation order.", defaultValue = "[]")
         List<RouteConfig> routes,
         @Option(doc = "Destinations.", defaultValue = Option.REQUIRED)
         List<SinkConfig> sinks,
-        @Option(doc = "JMX and statistics.", defaultValue = "{}")
-        MonitoringConfig monitoring) {
+        @JsonAnySetter @JsonDeserialize(contentUsing = SectionDeserializer.class)
+        Map<String, Object> sections) {
+
+    public RouterConfig {
+        sections = sections == null ? Map.of() : sections;
+    }
+
+    /**
+     * The top-level section {@code key} that a module registered ({@link ComponentRegistry#section}), as its record
+     * (with its defaults when the file has none).
+     */
+    public <T> T section(String key, Class<T> type) {
+        Object s = sections.get(key);
+        if (s == null) {
+            throw new IllegalArgumentException("no section '" + key + "' registered");
+        }
+        return type.cast(s);
+    }
 
     /**
      * The largest {@code max-message-size} of the sources in bytes (0 when none declares one): what

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
  * Configuration of one step of a parser chain ({@code parsers:} and {@code rewrites:} in YAML). The
- * {@code type} key selects the record ({@link ParserTypes}); each record builds the step it configures.
+ * {@code type} key selects the record (registered by a {@link dev.logrouter.core.config.ComponentProvider}); each record builds the step it configures.
  *
  * <p>Threads: immutable; {@link #create} is called on the configuring thread, once per parse worker.
  */

@@ -14,7 +14,7 @@ import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
-import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.sink.DeadLetterFile;
 
 import java.util.ArrayList;

@@ -1,10 +1,9 @@
 package dev.logrouter.core.rewrite;
 
-import dev.logrouter.core.config.Option;
+import dev.logrouter.core.option.Option;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParseContext;
-import dev.logrouter.core.parse.ParserConfig;
 
 /**
  * {@code type: clear-tag}: removes a tag from the message, like syslog-ng's
@@ -16,7 +15,7 @@ public record ClearTagConfig(
         @Option(doc = "Step name for its counters; default <chain>.clear-tag.", defaultValue = Option.NONE)
         String name,
         @Option(doc = "Tag to remove.", defaultValue = Option.REQUIRED)
-        String tag) implements ParserConfig {
+        String tag) implements RewriteConfig {
 
     public ClearTagConfig {
         if (tag != null && tag.isEmpty()) {

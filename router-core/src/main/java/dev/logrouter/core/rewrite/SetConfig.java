@@ -1,10 +1,9 @@
 package dev.logrouter.core.rewrite;
 
-import dev.logrouter.core.config.Option;
+import dev.logrouter.core.option.Option;
 import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParseContext;
-import dev.logrouter.core.parse.ParserConfig;
 import dev.logrouter.core.template.Template;
 
 /**
@@ -21,7 +20,7 @@ public record SetConfig(
         String field,
         @Option(doc = "Template of the new value, e.g. \"${HOST}.example.com\"; it may read the field it writes.",
                 defaultValue = Option.REQUIRED)
-        String value) implements ParserConfig {
+        String value) implements RewriteConfig {
 
     public SetConfig {
         if (field != null && field.isEmpty()) {

@@ -1,10 +1,9 @@
 package dev.logrouter.core.rewrite;
 
-import dev.logrouter.core.config.Option;
+import dev.logrouter.core.option.Option;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParseContext;
-import dev.logrouter.core.parse.ParserConfig;
 
 /**
  * {@code type: set-tag}: adds a tag to the message, like syslog-ng's {@code rewrite { set-tag("name"); }};
@@ -16,7 +15,7 @@ public record SetTagConfig(
         @Option(doc = "Step name for its counters; default <chain>.set-tag.", defaultValue = Option.NONE)
         String name,
         @Option(doc = "Tag to add.", defaultValue = Option.REQUIRED)
-        String tag) implements ParserConfig {
+        String tag) implements RewriteConfig {
 
     public SetTagConfig {
         if (tag != null && tag.isEmpty()) {

@@ -1,10 +1,9 @@
 package dev.logrouter.core.rewrite;
 
-import dev.logrouter.core.config.Option;
+import dev.logrouter.core.option.Option;
 import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParseContext;
-import dev.logrouter.core.parse.ParserConfig;
 
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -36,7 +35,7 @@ public record SubstConfig(
                 defaultValue = "false")
         Boolean global,
         @Option(doc = "Match without regard to case (syslog-ng flags(ignore-case)).", defaultValue = "false")
-        Boolean ignoreCase) implements ParserConfig {
+        Boolean ignoreCase) implements RewriteConfig {
 
     public SubstConfig {
         if (patternType != null) {

@@ -1,10 +1,9 @@
 package dev.logrouter.core.rewrite;
 
-import dev.logrouter.core.config.Option;
+import dev.logrouter.core.option.Option;
 import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParseContext;
-import dev.logrouter.core.parse.ParserConfig;
 
 /**
  * {@code type: unset}: removes a field, like syslog-ng's {@code rewrite { unset(value("field")); }}. A header
@@ -17,7 +16,7 @@ public record UnsetConfig(
         String name,
         @Option(doc = "Field to remove: HOST, PROGRAM, PID, MSGID, MSG (or MESSAGE), or a name-value field.",
                 defaultValue = Option.REQUIRED)
-        String field) implements ParserConfig {
+        String field) implements RewriteConfig {
 
     public UnsetConfig {
         if (field != null && field.isEmpty()) {

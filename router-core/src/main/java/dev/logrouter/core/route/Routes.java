@@ -2,7 +2,7 @@ package dev.logrouter.core.route;
 
 import dev.logrouter.core.config.RouteConfig;
 import dev.logrouter.core.config.RouterConfig;
-import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.core.source.SourceConfig;
 import dev.logrouter.core.filter.FilterExpression;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;

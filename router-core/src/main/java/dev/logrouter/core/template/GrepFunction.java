@@ -3,8 +3,6 @@ package dev.logrouter.core.template;
 import dev.logrouter.core.event.EventContext;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.SingleEventContext;
-import dev.logrouter.core.filter.Filter;
-import dev.logrouter.core.filter.FilterExpression;
 
 import java.time.ZoneId;
 import java.util.List;
@@ -29,17 +27,17 @@ final class GrepFunction implements TemplateFunction {
     static final String CONTEXT_LOOKUP = "context-lookup";
     static final String CONTEXT_VALUES = "context-values";
 
-    private final FilterExpression condition;
-    private final Filter filter;
+    private final TemplateCondition condition;
+    private final java.util.function.Predicate<LogEvent> filter;
     private final Template[] templates;
     private final int maxCount;
     private final boolean encode;
     private final SingleEventContext single = new SingleEventContext();
     private final ByteBuilder scratch;
 
-    private GrepFunction(FilterExpression condition, Template[] templates, int maxCount, boolean encode) {
+    private GrepFunction(TemplateCondition condition, Template[] templates, int maxCount, boolean encode) {
         this.condition = condition;
-        this.filter = condition == null ? null : condition.newFilter();
+        this.filter = condition == null ? null : condition.newTest();
         this.templates = templates;
         this.maxCount = maxCount;
         this.encode = encode;

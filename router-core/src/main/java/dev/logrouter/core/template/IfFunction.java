@@ -1,16 +1,13 @@
 package dev.logrouter.core.template;
 
 import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.filter.Filter;
-import dev.logrouter.core.filter.FilterExpression;
 import dev.logrouter.core.metrics.MetricGroup;
 
 import java.time.ZoneId;
 import java.util.List;
-import java.util.Map;
 
 /**
- * syslog-ng's {@code $(if (CONDITION) THEN ELSE)}: CONDITION is a filter expression ({@link FilterExpression},
+ * syslog-ng's {@code $(if (CONDITION) THEN ELSE)}: CONDITION is a filter expression ({@code dev.logrouter.core.filter.FilterExpression},
  * usually in parentheses), THEN and ELSE are templates; renders THEN when the filter matches the event, else
  * ELSE. Over a context (see {@link dev.logrouter.core.event.EventContext}) the filter's comparisons and both
  * templates see the whole context, as {@code filter_expr_eval_with_context} does.
@@ -21,14 +18,14 @@ final class IfFunction implements TemplateFunction {
 
     static final String NAME = "if";
 
-    private final FilterExpression condition;
-    private final Filter filter;
+    private final TemplateCondition condition;
+    private final java.util.function.Predicate<LogEvent> filter;
     private final Template then;
     private final Template otherwise;
 
-    private IfFunction(FilterExpression condition, Template then, Template otherwise) {
+    private IfFunction(TemplateCondition condition, Template then, Template otherwise) {
         this.condition = condition;
-        this.filter = condition.newFilter();
+        this.filter = condition.newTest();
         this.then = then;
         this.otherwise = otherwise;
     }
@@ -43,9 +40,9 @@ final class IfFunction implements TemplateFunction {
     }
 
     /** Compiles the filter argument of a conditional function, naming the function when it does not compile. */
-    static FilterExpression compileCondition(String function, String text, ZoneId zone) {
+    static TemplateCondition compileCondition(String function, String text, ZoneId zone) {
         try {
-            return FilterExpression.compile(text, Map.of(), new MetricGroup("TemplateFunction", function), zone);
+            return TemplateCondition.compile(text, new MetricGroup("TemplateFunction", function), zone);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("$(" + function + ") condition does not compile: " + e.getMessage(), e);
         }

@@ -1,5 +1,15 @@
 package dev.logrouter.core.config;
 
+
+
+import dev.logrouter.core.option.ConfigException;
+
+import dev.logrouter.core.option.TimeSpan;
+
+import dev.logrouter.core.option.ByteSize;
+
+import dev.logrouter.core.option.Option;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -58,7 +68,6 @@ class ConfigLoaderTest {
         assertThat(p.waitStrategy()).isEqualTo(PipelineConfig.WaitStrategyName.backoff);
         assertThat(p.ioThreads()).isEqualTo(1);
         assertThat(p.timeZone()).isEmpty();
-        assertThat(cfg.monitoring().jmx()).isEqualTo(new JmxConfig(0, "127.0.0.1", null, null, null));
         assertThat(cfg.routes()).isEmpty();
 
         assertThat(cfg.sources()).containsExactly(new TestTcpSourceConfig("in", 514, new ByteSize(65536),
@@ -208,28 +217,37 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void remoteJmxWithoutAuthenticationOnlyOnLoopback() throws Exception {
-        assertThat(failure("monitoring:", "  jmx:", "    port: 9999", "    bind: 0.0.0.0", MINIMAL))
-                .contains("monitoring.jmx")
-                .contains("refusing unauthenticated remote JMX on 0.0.0.0:9999: 0.0.0.0 is not a loopback address")
-                .contains("set password-file (and tls), or bind: 127.0.0.1");
-        assertThat(failure("monitoring:", "  jmx:", "    port: 70000", MINIMAL)).contains("port must be 0..65535");
-        assertThat(failure("monitoring:", "  jmx:", "    password-file: /etc/jmx.password", MINIMAL))
-                .contains("apply to remote JMX only");
-        assertThat(failure("monitoring:", "  jmx:", "    port: 9999", "    access-file: /etc/jmx.access", MINIMAL))
-                .contains("access-file needs password-file");
-        assertThat(failure("monitoring:", "  jmx:", "    port: 9999", "    tls:", "      keystore: k.p12", MINIMAL))
-                .contains("keystore-password");
-        assertThat(failure("monitoring:", "  jmx:", "    port: 9999", "    tls: {keystore: k.p12, keystore-password: x,"
-                + " protocols: [TLSv1.1]}", MINIMAL)).contains("only TLSv1.2 and TLSv1.3 are allowed, not TLSv1.1");
+    void modulesSectionsBindWithDefaultsAndErrorsNameTheirPath() throws Exception {
+        ComponentRegistry r = new ComponentRegistry().source("tcp", TestTcpSourceConfig.class)
+                .sink("file", TestFileSinkConfig.class)
+                .section("extra", TestSection.class, "A module's section (test).");
+        ConfigLoader withSection = r.loader();
+        assertThat(withSection.load(MINIMAL, ORIGIN).section("extra", TestSection.class))
+                .isEqualTo(new TestSection(7, "on"));
+        assertThat(withSection.load("extra:\n  size: 9\n" + MINIMAL, ORIGIN).section("extra", TestSection.class))
+                .isEqualTo(new TestSection(9, "on"));
+        Throwable bad = catchThrowable(() -> withSection.load("extra:\n  size: -1\n" + MINIMAL, ORIGIN));
+        // a record's own check fails at its key, like pipeline's
+        assertThat(bad).isInstanceOf(ConfigException.class).hasMessageContaining(ORIGIN + ":1:")
+                .hasMessageContaining("extra").hasMessageContaining("size must be >= 0");
+        Throwable unknownKey = catchThrowable(() -> withSection.load("extra:\n  sise: 1\n" + MINIMAL, ORIGIN));
+        assertThat(unknownKey).hasMessageContaining(ORIGIN + ":2:").hasMessageContaining("extra")
+                .hasMessageContaining("unknown option 'sise'");
+        Throwable unknownSection = catchThrowable(() -> withSection.load("extr:\n  size: 1\n" + MINIMAL, ORIGIN));
+        assertThat(unknownSection).hasMessageContaining(ORIGIN + ":1:").hasMessageContaining("unknown option 'extr'")
+                .hasMessageContaining("extra").hasMessageContaining("sources");
+        // a loader without the section refuses the key
+        assertThat(failure("extra:", "  size: 1", MINIMAL)).contains("unknown option 'extra'");
+    }
 
-        JmxConfig loopback = load("monitoring:", "  jmx:", "    port: 9999", MINIMAL).monitoring().jmx();
-        assertThat(loopback).isEqualTo(new JmxConfig(9999, "127.0.0.1", null, null, null));
-        JmxConfig open = load("monitoring:", "  jmx:", "    port: 9999", "    bind: 0.0.0.0",
-                "    password-file: /etc/jmx.password", "    tls: {keystore: k.p12, keystore-password: x}", MINIMAL)
-                .monitoring().jmx();
-        assertThat(open.tls()).isEqualTo(new JmxTlsConfig("k.p12", "x", "PKCS12", false, null, null,
-                List.of("TLSv1.3", "TLSv1.2")));
+    /** A module's top-level section, for {@link #modulesSectionsBindWithDefaultsAndErrorsNameTheirPath}. */
+    record TestSection(@Option(doc = "A size.", defaultValue = "7") Integer size,
+                       @Option(doc = "A mode.", defaultValue = "on") String mode) {
+        TestSection {
+            if (size != null && size < 0) {
+                throw new IllegalArgumentException("size must be >= 0, got " + size);
+            }
+        }
     }
 
     // ------------------------------------------------------------------ sizes and durations
@@ -353,7 +371,20 @@ class ConfigLoaderTest {
                 "    path: /x");
         assertThat(msg).startsWith(ORIGIN + ":2:")
                 .contains("sources[0]")
-                .contains("unknown or missing type 'udp'");
+                .contains("unknown or missing type 'udp'")
+                .contains("(set 'type:' to one of: tcp)");
+    }
+
+    @Test
+    void renamedTypeNamesItsReplacement() {
+        ConfigLoader withHint = new ComponentRegistry().source("tcp", TestTcpSourceConfig.class)
+                .sink("file", TestFileSinkConfig.class)
+                .renamed(dev.logrouter.core.source.SourceConfig.class, "tls", "TLS is type: tcp with a tls: map")
+                .loader();
+        Throwable t = catchThrowable(() -> withHint.load(MINIMAL.replace("type: tcp", "type: tls"), ORIGIN));
+        assertThat(t).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown or missing type 'tls' (set 'type:' to one of: tcp); "
+                        + "TLS is type: tcp with a tls: map");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.logrouter.core.config;
 
+import dev.logrouter.core.option.ConfigException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,15 @@
 package dev.logrouter.core.config;
 
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkConfig;
+
+import dev.logrouter.core.option.TimeSpan;
+
+import dev.logrouter.core.option.ByteSize;
+
+import dev.logrouter.core.option.Option;
+
 import dev.logrouter.core.sink.FlushPolicy;
 
 /**
@@ -31,5 +41,11 @@ public record TestFileSinkConfig(
     @Override
     public FlushPolicy flushPolicy() {
         return new FlushPolicy(batchSize, batchBytes.bytes(), flushTimeout.nanos());
+    }
+
+    /** A fixture for loading configurations only: core has no sink to build. */
+    @Override
+    public Sink create(SinkContext ctx) {
+        throw new UnsupportedOperationException("test fixture: configuration loading only");
     }
 }

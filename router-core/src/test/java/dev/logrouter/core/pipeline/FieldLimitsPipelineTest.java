@@ -3,7 +3,7 @@ package dev.logrouter.core.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.lmax.disruptor.EventTranslatorOneArg;
-import dev.logrouter.core.config.ByteSize;
+import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.config.PipelineConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;

@@ -9,7 +9,7 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
-import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
 

@@ -14,7 +14,7 @@ import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParserConfig;
-import dev.logrouter.core.parse.ParserTypes;
+import dev.logrouter.core.config.CoreComponents;
 import dev.logrouter.core.route.RouteEvaluator;
 import dev.logrouter.core.route.Routes;
 import dev.logrouter.core.template.ByteBuilder;
@@ -277,7 +277,7 @@ class RewriteTest {
                 "  - {name: all, rewrite: [fix], to: [out]}",
                 ""), "router.yaml");
         MetricRegistry registry = new MetricRegistry();
-        Routes routes = new Routes(cfg, ZoneOffset.UTC, registry, c -> ParserTypes.core().entrySet().stream()
+        Routes routes = new Routes(cfg, ZoneOffset.UTC, registry, c -> CoreComponents.steps().entrySet().stream()
                 .filter(en -> en.getValue() == c).findFirst().orElseThrow().getKey());
         RouteEvaluator ev = routes.newEvaluator();
         LogEvent e = bsd(BSD);

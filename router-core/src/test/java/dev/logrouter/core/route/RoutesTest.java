@@ -9,7 +9,7 @@ import dev.logrouter.core.config.TestTcpSourceConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.ParserConfig;
-import dev.logrouter.core.parse.ParserTypes;
+import dev.logrouter.core.config.CoreComponents;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 
 import java.nio.charset.StandardCharsets;
@@ -35,7 +35,7 @@ class RoutesTest {
             "  - {type: file, name: s2, path: /2}",
             "");
 
-    private static final Map<String, Class<? extends ParserConfig>> STEP_TYPES = new LinkedHashMap<>(ParserTypes.core());
+    private static final Map<String, Class<? extends ParserConfig>> STEP_TYPES = new LinkedHashMap<>(CoreComponents.steps());
 
     static {
         STEP_TYPES.put("fail", FailingStepConfig.class);

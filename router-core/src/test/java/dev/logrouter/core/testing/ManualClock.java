@@ -1,6 +1,6 @@
 package dev.logrouter.core.testing;
 
-import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.util.Clock;
 
 import java.time.Duration;
 

@@ -1,9 +1,13 @@
 package dev.logrouter.netty.tcp;
 
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.Option;
-import dev.logrouter.core.config.SourceConfig;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.netty.RingPublisher;
+import dev.logrouter.netty.NettyTransport;
+import dev.logrouter.core.source.SourceContext;
+import dev.logrouter.core.source.Source;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.source.SourceConfig;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.netty.HostPort;
 import dev.logrouter.core.source.SyslogFormat;
 import dev.logrouter.netty.tls.TlsConfig;
@@ -75,5 +79,18 @@ public record TcpSourceConfig(
         if (idleTimeout != null && idleTimeout.nanos() < 0) {
             throw new IllegalArgumentException("idle-timeout must be >= 0, got " + idleTimeout);
         }
+    }
+
+    /** Loads the TLS files (certificate, key, CA): bad ones fail {@code check-config}. */
+    @Override
+    public void check() {
+        if (tls != null) {
+            dev.logrouter.netty.tls.ServerTls.check(tls);
+        }
+    }
+
+    @Override
+    public Source create(SourceContext ctx) {
+        return new TcpSource(this, NettyTransport.shared(ctx), RingPublisher.forSource(ctx, format()), ctx.metrics());
     }
 }

@@ -1,7 +1,8 @@
 package dev.logrouter.netty.tls;
 
-import dev.logrouter.core.config.Option;
-import dev.logrouter.core.config.TimeSpan;
+import com.fasterxml.jackson.annotation.JsonAlias;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.option.TimeSpan;
 
 import java.util.List;
 
@@ -15,10 +16,12 @@ import java.util.List;
 public record TlsConfig(
         @Option(doc = "PEM file with the server's certificate chain (server certificate first). With key-file; "
                 + "or use keystore.", defaultValue = Option.NONE)
+        @JsonAlias("cert")
         String certFile,
         @Option(doc = "PEM file with the server's private key in PKCS#8 (BEGIN PRIVATE KEY, or BEGIN ENCRYPTED "
                 + "PRIVATE KEY with key-password). Convert an older key with `openssl pkcs8 -topk8 -nocrypt`.",
                 defaultValue = Option.NONE)
+        @JsonAlias("key")
         String keyFile,
         @Option(doc = "Password of an encrypted key-file.", defaultValue = Option.NONE)
         String keyPassword,
@@ -29,10 +32,12 @@ public record TlsConfig(
         String keystorePassword,
         @Option(doc = "PEM bundle of the CA certificates that sign client certificates (needed unless client-auth "
                 + "is none).", defaultValue = Option.NONE)
+        @JsonAlias("ca")
         String caFile,
         @Option(doc = "none: no client certificate asked for; optional: asked for, and if sent it must chain to "
                 + "ca-file; required: a connection without a client certificate that chains to ca-file is refused "
                 + "(mutual TLS; syslog-ng's peer-verify(required-trusted)).", defaultValue = "none")
+        @JsonAlias("peer-verify")
         ClientAuthMode clientAuth,
         @Option(doc = "TLS protocol versions allowed: TLSv1.3 and/or TLSv1.2 (older ones are refused).",
                 defaultValue = "[TLSv1.3, TLSv1.2]")

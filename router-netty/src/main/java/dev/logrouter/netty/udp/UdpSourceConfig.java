@@ -1,8 +1,12 @@
 package dev.logrouter.netty.udp;
 
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.Option;
-import dev.logrouter.core.config.SourceConfig;
+import dev.logrouter.netty.RingPublisher;
+import dev.logrouter.netty.NettyTransport;
+import dev.logrouter.core.source.SourceContext;
+import dev.logrouter.core.source.Source;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.source.SourceConfig;
 import dev.logrouter.netty.HostPort;
 import dev.logrouter.core.source.SyslogFormat;
 
@@ -33,5 +37,10 @@ public record UdpSourceConfig(
             throw new IllegalArgumentException("max-message-size of a UDP source must be 64B..64KiB, got "
                     + maxMessageSize);
         }
+    }
+
+    @Override
+    public Source create(SourceContext ctx) {
+        return new UdpSource(this, NettyTransport.shared(ctx), RingPublisher.forSource(ctx, format()), ctx.metrics());
     }
 }

@@ -2,8 +2,8 @@ package dev.logrouter.netty.tls;
 
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricGroup;

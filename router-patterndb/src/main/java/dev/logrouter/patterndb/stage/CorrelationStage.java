@@ -1,6 +1,5 @@
 package dev.logrouter.patterndb.stage;
 
-import dev.logrouter.core.config.PatternDbConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;

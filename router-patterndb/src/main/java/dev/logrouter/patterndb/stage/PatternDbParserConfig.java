@@ -1,6 +1,6 @@
 package dev.logrouter.patterndb.stage;
 
-import dev.logrouter.core.config.Option;
+import dev.logrouter.core.option.Option;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.parse.ParserConfig;

@@ -1,6 +1,5 @@
 package dev.logrouter.patterndb.stage;
 
-import dev.logrouter.core.config.PatternDbConfig;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.patterndb.classify.CompiledRule;
@@ -64,6 +63,24 @@ public final class PatternDbService {
         metrics.operation("reload", "Reloads the ruleset files; on failure the active rulesets stay.", this::reload);
         metrics.operation("topRules", "The 20 rules with most hits since the active rulesets were loaded.",
                 () -> topRules(20));
+    }
+
+    /**
+     * The router-wide PatternDB of {@code cfg} ({@code patterndb.files}), its counters as {@code type=PatternDb,
+     * name=main}; null when no files are configured. Throws IllegalArgumentException with the file, line and reason
+     * when a file does not load.
+     */
+    public static PatternDbService forRouter(dev.logrouter.core.config.RouterConfig cfg,
+                                             dev.logrouter.core.metrics.MetricRegistry metrics) {
+        PatternDbConfig pdb = PatternDbConfig.of(cfg);
+        if (pdb.files().isEmpty()) {
+            return null;
+        }
+        try {
+            return load(pdb, cfg.pipeline().zone(), metrics.group("PatternDb", "main"));
+        } catch (IOException | PdbLoadException e) {
+            throw new IllegalArgumentException(PatternDbConfig.KEY + ".files: " + e.getMessage(), e);
+        }
     }
 
     /**

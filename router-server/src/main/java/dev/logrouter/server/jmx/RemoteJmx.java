@@ -1,7 +1,5 @@
 package dev.logrouter.server.jmx;
 
-import dev.logrouter.core.config.JmxConfig;
-import dev.logrouter.core.config.JmxTlsConfig;
 import dev.logrouter.core.metrics.MetricRegistry;
 
 import java.io.IOException;

@@ -6,7 +6,7 @@ import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.ParserConfig;
-import dev.logrouter.core.parse.ParserTypes;
+import dev.logrouter.core.config.CoreComponents;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.route.RouteEvaluator;
 import dev.logrouter.core.route.Routes;
@@ -144,7 +144,7 @@ public class RouteBenchmark {
     }
 
     private static String parserTypeName(Class<? extends ParserConfig> type) {
-        for (Map.Entry<String, Class<? extends ParserConfig>> e : ParserTypes.core().entrySet()) {
+        for (Map.Entry<String, Class<? extends ParserConfig>> e : CoreComponents.steps().entrySet()) {
             if (e.getValue() == type) {
                 return e.getKey();
             }

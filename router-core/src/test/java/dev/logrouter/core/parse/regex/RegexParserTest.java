@@ -5,7 +5,7 @@ import static dev.logrouter.core.parse.MessageParserFixture.frame;
 import static dev.logrouter.core.parse.MessageParserFixture.loadStep;
 import static dev.logrouter.core.parse.MessageParserFixture.msg;
 import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
-import dev.logrouter.core.config.ConfigException;
+import dev.logrouter.core.option.ConfigException;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricGroup;

@@ -1,9 +1,11 @@
 package dev.logrouter.sinks.elasticsearch;
 
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.Option;
-import dev.logrouter.core.config.SinkConfig;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.template.Template;
 
@@ -163,5 +165,10 @@ public record ElasticsearchSinkConfig(
         long window = (long) batchSize * maxInFlight;
         return new FlushPolicy((int) Math.min(Integer.MAX_VALUE, window),
                 batchBytes.bytes() * maxInFlight, flushTimeout.nanos(), false);
+    }
+
+    @Override
+    public Sink create(SinkContext ctx) {
+        return new ElasticsearchSink(this, ctx.zone(), ctx.metrics(), ctx.deadLetters());
     }
 }

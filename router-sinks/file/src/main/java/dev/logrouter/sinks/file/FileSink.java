@@ -3,7 +3,7 @@ package dev.logrouter.sinks.file;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
-import dev.logrouter.core.sink.Clock;
+import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.PathKey;

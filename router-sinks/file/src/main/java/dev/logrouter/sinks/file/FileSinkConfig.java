@@ -1,9 +1,11 @@
 package dev.logrouter.sinks.file;
 
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.Option;
-import dev.logrouter.core.config.SinkConfig;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.sink.FlushPolicy;
 
 /**
@@ -65,5 +67,10 @@ public record FileSinkConfig(
     public FlushPolicy flushPolicy() {
         int lines = flushLines != null ? flushLines : batchSize;
         return new FlushPolicy(lines, batchBytes.bytes(), flushTimeout.nanos());
+    }
+
+    @Override
+    public Sink create(SinkContext ctx) {
+        return new FileSink(this, ctx.zone(), ctx.clock(), ctx.metrics());
     }
 }

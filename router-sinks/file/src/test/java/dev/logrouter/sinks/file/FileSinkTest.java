@@ -2,9 +2,9 @@ package dev.logrouter.sinks.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.Option;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;

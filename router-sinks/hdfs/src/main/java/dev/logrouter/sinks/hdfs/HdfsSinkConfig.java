@@ -1,9 +1,11 @@
 package dev.logrouter.sinks.hdfs;
 
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.Option;
-import dev.logrouter.core.config.SinkConfig;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.template.Template;
 
@@ -116,5 +118,10 @@ public record HdfsSinkConfig(
     @Override
     public FlushPolicy flushPolicy() {
         return new FlushPolicy(batchSize, batchBytes.bytes(), flushTimeout.nanos(), false);
+    }
+
+    @Override
+    public Sink create(SinkContext ctx) {
+        return new HdfsSink(this, ctx.zone(), ctx.clock(), ctx.metrics());
     }
 }

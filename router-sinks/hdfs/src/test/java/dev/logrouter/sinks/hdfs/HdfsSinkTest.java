@@ -3,8 +3,8 @@ package dev.logrouter.sinks.hdfs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;

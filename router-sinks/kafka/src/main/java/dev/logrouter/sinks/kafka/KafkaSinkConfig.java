@@ -1,9 +1,11 @@
 package dev.logrouter.sinks.kafka;
 
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.Option;
-import dev.logrouter.core.config.SinkConfig;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.template.Template;
 
@@ -122,5 +124,10 @@ public record KafkaSinkConfig(
             }
         }
         return new FlushPolicy(batchSize, Math.max(1, memory / 2), ackInterval.nanos(), false);
+    }
+
+    @Override
+    public Sink create(SinkContext ctx) {
+        return new KafkaSink(this, ctx.zone(), ctx.metrics(), ctx.deadLetters());
     }
 }

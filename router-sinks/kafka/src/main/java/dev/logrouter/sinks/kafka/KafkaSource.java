@@ -4,7 +4,7 @@ import com.lmax.disruptor.RingBuffer;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
-import dev.logrouter.core.pipeline.RingClaim;
+import dev.logrouter.core.source.RingClaim;
 import dev.logrouter.core.source.Source;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

@@ -1,9 +1,11 @@
 package dev.logrouter.sinks.kafka;
 
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.Option;
-import dev.logrouter.core.config.SourceConfig;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.source.SourceContext;
+import dev.logrouter.core.source.Source;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.source.SourceConfig;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.source.SyslogFormat;
 
 import java.util.List;
@@ -64,5 +66,11 @@ public record KafkaSourceConfig(
         if (bootstrapServers != null && bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("bootstrap-servers must not be empty");
         }
+    }
+
+    /** Sources publish with no sinks: the parse workers set each event's sinks from the routes. */
+    @Override
+    public Source create(SourceContext ctx) {
+        return new KafkaSource(this, ctx.ring(), ctx.completedSequence(), ctx.index(), 0L, ctx.metrics());
     }
 }

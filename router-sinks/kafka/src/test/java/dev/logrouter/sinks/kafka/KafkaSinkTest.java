@@ -2,8 +2,8 @@ package dev.logrouter.sinks.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.logrouter.core.config.ByteSize;
-import dev.logrouter.core.config.TimeSpan;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.event.Tags;

@@ -1,11 +1,11 @@
-package dev.logrouter.core.config;
+package dev.logrouter.core.sink;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.logrouter.core.sink.FlushPolicy;
 
 /**
- * Configuration of one sink. The YAML {@code type} key selects the implementing record; sink modules
- * register their types with {@link ConfigLoader}. Every sink has the batching options and the failure options
+ * Configuration of one sink. The YAML {@code type} key selects the implementing record (registered by its module's
+ * {@link dev.logrouter.core.config.ComponentProvider}); the record builds the sink ({@link #create}). Every sink has the batching options and the failure options
  * {@code max-retries} and {@code dead-letter} (declared with {@link #MAX_RETRIES_DOC} and {@link #DEAD_LETTER_DOC}).
  *
  * <p>Threads: immutable, any thread.
@@ -38,6 +38,12 @@ public interface SinkConfig {
 
     /** {@code dead-letter}: the dead-letter file, or null for {@code data/dead-letter/<name>.jsonl}. */
     String deadLetter();
+
+    /**
+     * Builds the sink this record configures. Called once, on the thread that assembles the router; throws
+     * {@link IllegalArgumentException} with a message an operator can act on when the options cannot work.
+     */
+    Sink create(SinkContext ctx);
 
     /** Checks a {@code max-retries} value (null: not given yet). */
     static void checkMaxRetries(Integer maxRetries) {

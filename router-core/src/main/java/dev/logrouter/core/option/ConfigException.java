@@ -1,4 +1,4 @@
-package dev.logrouter.core.config;
+package dev.logrouter.core.option;
 
 /**
  * A configuration the router refuses, with a message naming the file, line, YAML path and the fix.

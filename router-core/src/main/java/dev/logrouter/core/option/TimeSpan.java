@@ -1,4 +1,4 @@
-package dev.logrouter.core.config;
+package dev.logrouter.core.option;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

@@ -1,4 +1,4 @@
-package dev.logrouter.core.sink;
+package dev.logrouter.core.util;
 
 /**
  * A monotonic clock, injected so that tests control time.

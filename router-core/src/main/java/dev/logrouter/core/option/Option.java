@@ -1,4 +1,4 @@
-package dev.logrouter.core.config;
+package dev.logrouter.core.option;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

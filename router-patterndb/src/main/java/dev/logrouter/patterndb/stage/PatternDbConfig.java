@@ -1,4 +1,9 @@
-package dev.logrouter.core.config;
+package dev.logrouter.patterndb.stage;
+
+import dev.logrouter.core.config.RouterConfig;
+import dev.logrouter.core.option.TimeSpan;
+
+import dev.logrouter.core.option.Option;
 
 import java.util.List;
 
@@ -27,6 +32,13 @@ public record PatternDbConfig(
                 defaultValue = "true")
         Boolean expireOnStop) {
 
+    /** The top-level key of this section. */
+    public static final String KEY = "patterndb";
+
+    /** This section of {@code cfg} (its defaults when the file has none). */
+    public static PatternDbConfig of(RouterConfig cfg) {
+        return cfg.section(KEY, PatternDbConfig.class);
+    }
     public PatternDbConfig {
         if (maxContexts != null && maxContexts < 1) {
             throw new IllegalArgumentException("max-contexts must be >= 1, got " + maxContexts);

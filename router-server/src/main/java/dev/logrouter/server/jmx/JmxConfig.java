@@ -1,4 +1,6 @@
-package dev.logrouter.core.config;
+package dev.logrouter.server.jmx;
+
+import dev.logrouter.core.option.Option;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

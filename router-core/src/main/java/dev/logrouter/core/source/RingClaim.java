@@ -1,4 +1,4 @@
-package dev.logrouter.core.pipeline;
+package dev.logrouter.core.source;
 
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;

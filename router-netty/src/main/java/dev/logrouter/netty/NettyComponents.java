@@ -1,0 +1,33 @@
+package dev.logrouter.netty;
+
+import dev.logrouter.core.source.SourceConfig;
+import dev.logrouter.netty.tcp.TcpSourceConfig;
+import dev.logrouter.netty.tls.TlsConfig;
+import dev.logrouter.netty.udp.UdpSourceConfig;
+import dev.logrouter.core.config.ComponentProvider;
+import dev.logrouter.core.config.ComponentRegistry;
+
+/**
+ * The network sources: {@code type: tcp} (plain or TLS) and {@code type: udp}. Listed in {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.
+ *
+ * <p>Threads: stateless.
+ */
+public final class NettyComponents implements ComponentProvider {
+
+    @Override
+    public int order() {
+        return 10;
+    }
+
+    @Override
+    public void register(ComponentRegistry registry) {
+        registry.source("tcp", TcpSourceConfig.class)
+                .source("udp", UdpSourceConfig.class)
+                .nested("sources[] type: tcp .tls", TlsConfig.class)
+                .renamed(SourceConfig.class, "tls", "TLS (RFC 5425) is type: tcp with a tls: map (cert-file, "
+                        + "key-file, ca-file, client-auth; cert, key, ca and peer-verify are accepted too)")
+                .renamed(SourceConfig.class, "network", "syslog-ng's network() is type: tcp or type: udp")
+                .renamed(SourceConfig.class, "syslog", "syslog-ng's syslog() is type: tcp (framing: auto reads "
+                        + "octet counting) or type: udp");
+    }
+}

@@ -1,0 +1,28 @@
+package dev.logrouter.server;
+
+import dev.logrouter.core.config.ComponentProvider;
+import dev.logrouter.core.config.ComponentRegistry;
+import dev.logrouter.server.jmx.JmxConfig;
+import dev.logrouter.server.jmx.JmxTlsConfig;
+import dev.logrouter.server.jmx.MonitoringConfig;
+
+/**
+ * The server's own top-level section, {@code monitoring:} (JMX). Listed in
+ * {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.
+ *
+ * <p>Threads: stateless.
+ */
+public final class ServerComponents implements ComponentProvider {
+
+    @Override
+    public int order() {
+        return 100;
+    }
+
+    @Override
+    public void register(ComponentRegistry registry) {
+        registry.section(MonitoringConfig.KEY, MonitoringConfig.class, "JMX and statistics.")
+                .nested("monitoring.jmx", JmxConfig.class)
+                .nested("monitoring.jmx.tls", JmxTlsConfig.class);
+    }
+}

@@ -1,0 +1,24 @@
+package dev.logrouter.server.jmx;
+
+import dev.logrouter.core.config.RouterConfig;
+import dev.logrouter.server.jmx.JmxConfig;
+
+import dev.logrouter.core.option.Option;
+
+/**
+ * Monitoring options.
+ *
+ * <p>Threads: immutable, any thread.
+ */
+public record MonitoringConfig(
+        @Option(doc = "JMX options.", defaultValue = "{}")
+        JmxConfig jmx) {
+
+    /** The top-level key of this section. */
+    public static final String KEY = "monitoring";
+
+    /** This section of {@code cfg} (its defaults when the file has none). */
+    public static MonitoringConfig of(RouterConfig cfg) {
+        return cfg.section(KEY, MonitoringConfig.class);
+    }
+}
