@@ -10,8 +10,9 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Keeps the README honest: its configuration reference is exactly what the option declarations
- * generate, its test command is what {@code .ci/run} runs, and the default configuration it starts
+ * Keeps the documentation honest: the configuration reference ({@code docs/reference.md}) is exactly what the
+ * option declarations generate, the metrics table ({@code docs/operations.md}) lists every metric a router
+ * registers, the README's test command is what {@code .ci/run} runs, and the default configuration it starts
  * with is valid.
  */
 class DocumentationTest {
@@ -22,12 +23,16 @@ class DocumentationTest {
         return Files.readString(ROOT.resolve("README.md"));
     }
 
+    private static String doc(String page) throws Exception {
+        return Files.readString(ROOT.resolve("docs").resolve(page));
+    }
+
     @Test
-    void configReferenceInTheReadmeIsGeneratedFromTheDeclarations() throws Exception {
+    void configReferenceInTheDocsIsGeneratedFromTheDeclarations() throws Exception {
         Matcher m = Pattern.compile("<!-- config-reference:start -->\n(.*)<!-- config-reference:end -->",
-                Pattern.DOTALL).matcher(readme());
-        assertThat(m.find()).as("README has the config-reference markers").isTrue();
-        assertThat(m.group(1)).as("README reference; regenerate with: java -jar "
+                Pattern.DOTALL).matcher(doc("reference.md"));
+        assertThat(m.find()).as("docs/reference.md has the config-reference markers").isTrue();
+        assertThat(m.group(1)).as("docs/reference.md reference; regenerate with: java -jar "
                 + "router-server/target/logrouter.jar config-reference").isEqualTo(ComponentTypes.reference());
     }
 
@@ -40,15 +45,15 @@ class DocumentationTest {
     }
 
     @Test
-    void everyMetricARouterRegistersIsDocumentedInTheReadme() throws Exception {
+    void everyMetricARouterRegistersIsDocumentedInTheOperationsPage() throws Exception {
         // the parsers example has every kind of component: sources, parsers, rewrites, routes, sinks
         String yaml = Files.readString(ROOT.resolve("config/parsers.yaml")).replace("127.0.0.1:5514", "127.0.0.1:0");
         Router router = new Router(ComponentTypes.loader().load(yaml, "doc-test.yaml"));
-        String readme = readme();
-        String table = readme.substring(readme.indexOf("### Metrics (JMX)"), readme.indexOf("### Tuning"));
+        String operations = doc("operations.md");
+        String table = operations.substring(operations.indexOf("## Metrics (JMX)"), operations.indexOf("## Tuning"));
         for (var group : router.metrics().groups()) {
             for (var metric : group.metrics()) {
-                assertThat(table).as("README metrics table lists %s/%s", group.type(), metric.name())
+                assertThat(table).as("docs/operations.md metrics table lists %s/%s", group.type(), metric.name())
                         .contains("`" + metric.name() + "`");
             }
         }

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The {@code stats} command across process boundaries: local attach by pid to a router running in a child JVM
  * (as an operator runs it next to a router), and remote JMX over TLS, where the client runs in a child JVM with
- * the trust store given as JSSE system properties (as the README says to run it).
+ * the trust store given as JSSE system properties (as docs/operations.md says to run it).
  */
 class StatsCommandTest {
 

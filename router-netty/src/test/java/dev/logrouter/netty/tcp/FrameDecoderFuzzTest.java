@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * released at the end ({@code refCnt() == 0}; paranoid leak detection is on as well).
  *
  * <p>Runs in regression mode over {@code FrameDecoderFuzzTestInputs/decoders} with every build, and fuzzes for a
- * few seconds in the build's {@code fuzz-*} surefire executions (see the README's "Fuzzing" section).
+ * few seconds in the build's {@code fuzz-*} surefire executions (see "Fuzzing" in docs/operations.md).
  *
  * <p>Threads: the JUnit thread (the embedded channel runs its event loop there).
  */
