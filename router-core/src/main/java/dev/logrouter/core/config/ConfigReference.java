@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * Prints the configuration reference (Markdown tables) from the {@link Option} declarations, so that
- * the documentation cannot drift from the code: the README's reference is this output, and a test
+ * the documentation cannot drift from the code: docs/reference.md is this output, and a test
  * checks it.
  *
  * <p>Threads: stateless; cold path.

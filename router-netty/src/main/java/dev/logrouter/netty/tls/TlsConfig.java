@@ -49,7 +49,7 @@ public record TlsConfig(
                 defaultValue = "[]")
         List<String> ciphers,
         @Option(doc = "jdk: the JDK's TLS; openssl: BoringSSL through netty-tcnative (bundled for Linux x86-64 and "
-                + "ARM64), less CPU per message (README, Performance); auto: openssl where its native library loads, "
+                + "ARM64), less CPU per message (docs/performance.md); auto: openssl where its native library loads, "
                 + "else jdk.", defaultValue = "auto")
         Provider provider,
         @Option(doc = "A connection that has not completed its handshake in this time is closed and counted.",
