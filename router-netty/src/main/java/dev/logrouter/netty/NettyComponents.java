@@ -1,11 +1,11 @@
 package dev.logrouter.netty;
 
+import dev.logrouter.core.config.ComponentProvider;
+import dev.logrouter.core.config.ComponentRegistry;
 import dev.logrouter.core.source.SourceConfig;
 import dev.logrouter.netty.tcp.TcpSourceConfig;
 import dev.logrouter.netty.tls.TlsConfig;
 import dev.logrouter.netty.udp.UdpSourceConfig;
-import dev.logrouter.core.config.ComponentProvider;
-import dev.logrouter.core.config.ComponentRegistry;
 
 /**
  * The network sources: {@code type: tcp} (plain or TLS) and {@code type: udp}. Listed in {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.

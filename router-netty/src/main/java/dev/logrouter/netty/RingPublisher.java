@@ -1,13 +1,13 @@
 package dev.logrouter.netty;
 
-import dev.logrouter.core.source.SourceContext;
-import dev.logrouter.core.source.SyslogFormat;
 import com.lmax.disruptor.EventTranslatorThreeArg;
 import com.lmax.disruptor.RingBuffer;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.source.RingClaim;
+import dev.logrouter.core.source.SourceContext;
+import dev.logrouter.core.source.SyslogFormat;
 import io.netty.buffer.ByteBuf;
 
 import java.nio.charset.StandardCharsets;

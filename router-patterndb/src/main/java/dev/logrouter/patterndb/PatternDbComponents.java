@@ -1,9 +1,9 @@
 package dev.logrouter.patterndb;
 
-import dev.logrouter.patterndb.stage.PatternDbConfig;
-import dev.logrouter.patterndb.stage.PatternDbParserConfig;
 import dev.logrouter.core.config.ComponentProvider;
 import dev.logrouter.core.config.ComponentRegistry;
+import dev.logrouter.patterndb.stage.PatternDbConfig;
+import dev.logrouter.patterndb.stage.PatternDbParserConfig;
 
 /**
  * PatternDB: the {@code patterndb} parser step and the top-level {@code patterndb:} section. Listed in {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.

@@ -1,9 +1,9 @@
 package dev.logrouter.server;
 
-import dev.logrouter.server.jmx.MonitoringConfig;
-import dev.logrouter.core.option.ConfigException;
 import dev.logrouter.core.config.RouterConfig;
+import dev.logrouter.core.option.ConfigException;
 import dev.logrouter.core.source.Source;
+import dev.logrouter.server.jmx.MonitoringConfig;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,14 +1,7 @@
 package dev.logrouter.server;
 
-import dev.logrouter.server.jmx.MonitoringConfig;
-import dev.logrouter.patterndb.stage.PatternDbConfig;
-import dev.logrouter.core.util.SharedResources;
-import dev.logrouter.core.source.SourceContext;
-import dev.logrouter.core.sink.SinkContext;
 import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.event.Tags;
-import dev.logrouter.core.sink.SinkConfig;
-import dev.logrouter.core.source.SourceConfig;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
@@ -19,12 +12,19 @@ import dev.logrouter.core.pipeline.SinkBinding;
 import dev.logrouter.core.pipeline.SinkHandler;
 import dev.logrouter.core.route.RouteEvaluator;
 import dev.logrouter.core.route.Routes;
-import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.sink.SinkContext;
 import dev.logrouter.core.source.Source;
+import dev.logrouter.core.source.SourceConfig;
+import dev.logrouter.core.source.SourceContext;
+import dev.logrouter.core.util.Clock;
+import dev.logrouter.core.util.SharedResources;
 import dev.logrouter.patterndb.stage.CorrelationStage;
+import dev.logrouter.patterndb.stage.PatternDbConfig;
 import dev.logrouter.patterndb.stage.PatternDbService;
+import dev.logrouter.server.jmx.MonitoringConfig;
 import dev.logrouter.server.jmx.RemoteJmx;
 
 import java.lang.management.ManagementFactory;

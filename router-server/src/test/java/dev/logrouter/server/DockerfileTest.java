@@ -1,6 +1,5 @@
 package dev.logrouter.server;
 
-import dev.logrouter.server.jmx.MonitoringConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.netty.tcp.TcpSourceConfig;
 import dev.logrouter.netty.udp.UdpSourceConfig;
+import dev.logrouter.server.jmx.MonitoringConfig;
 import dev.logrouter.sinks.elasticsearch.ElasticsearchSinkConfig;
 import dev.logrouter.sinks.file.FileSinkConfig;
 import dev.logrouter.sinks.kafka.KafkaSinkConfig;

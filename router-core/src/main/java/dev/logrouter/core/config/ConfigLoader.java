@@ -1,17 +1,5 @@
 package dev.logrouter.core.config;
 
-import dev.logrouter.core.source.SourceConfig;
-
-import dev.logrouter.core.sink.SinkConfig;
-
-import dev.logrouter.core.option.ConfigException;
-
-import dev.logrouter.core.option.TimeSpan;
-
-import dev.logrouter.core.option.ByteSize;
-
-import dev.logrouter.core.option.Option;
-
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -27,6 +15,13 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.ConfigException;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.option.TimeSpan;
+import dev.logrouter.core.parse.ParserConfig;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.source.SourceConfig;
 
 import java.io.IOException;
 import java.lang.reflect.Constructor;
@@ -35,13 +30,11 @@ import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.logrouter.core.parse.ParserConfig;
-
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

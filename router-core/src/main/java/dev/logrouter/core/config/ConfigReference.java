@@ -1,12 +1,9 @@
 package dev.logrouter.core.config;
 
-import dev.logrouter.core.option.TimeSpan;
-
-import dev.logrouter.core.option.ByteSize;
-
-import dev.logrouter.core.option.Option;
-
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.option.TimeSpan;
 
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;

@@ -1,7 +1,6 @@
 package dev.logrouter.core.config;
 
 import dev.logrouter.core.option.ByteSize;
-
 import dev.logrouter.core.option.Option;
 
 /**

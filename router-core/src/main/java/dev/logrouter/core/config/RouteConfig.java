@@ -1,8 +1,7 @@
 package dev.logrouter.core.config;
 
-import dev.logrouter.core.option.Option;
-
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.logrouter.core.option.Option;
 
 import java.util.List;
 

@@ -1,14 +1,11 @@
 package dev.logrouter.core.config;
 
-import dev.logrouter.core.source.SourceConfig;
-
-import dev.logrouter.core.sink.SinkConfig;
-
-import dev.logrouter.core.option.Option;
-
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.logrouter.core.option.Option;
 import dev.logrouter.core.parse.ParserConfig;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.source.SourceConfig;
 
 import java.util.List;
 import java.util.Map;

@@ -14,8 +14,8 @@ import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
-import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.sink.DeadLetterFile;
+import dev.logrouter.core.util.Clock;
 
 import java.util.ArrayList;
 import java.util.List;

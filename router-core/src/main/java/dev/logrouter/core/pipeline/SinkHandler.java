@@ -1,14 +1,14 @@
 package dev.logrouter.core.pipeline;
 
 import com.lmax.disruptor.EventHandler;
-import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
-import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.util.Clock;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,7 +1,7 @@
 package dev.logrouter.core.rewrite;
 
-import dev.logrouter.core.option.Option;
 import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.option.Option;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParseContext;
 

@@ -2,7 +2,6 @@ package dev.logrouter.core.route;
 
 import dev.logrouter.core.config.RouteConfig;
 import dev.logrouter.core.config.RouterConfig;
-import dev.logrouter.core.source.SourceConfig;
 import dev.logrouter.core.filter.FilterExpression;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
@@ -10,6 +9,7 @@ import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParseContext;
 import dev.logrouter.core.parse.ParserConfig;
+import dev.logrouter.core.source.SourceConfig;
 
 import java.time.ZoneId;
 import java.util.ArrayList;

@@ -1,8 +1,7 @@
 package dev.logrouter.core.source;
 
-import dev.logrouter.core.option.ByteSize;
-
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.logrouter.core.option.ByteSize;
 
 /**
  * Configuration of one source. The YAML {@code type} key selects the implementing record (registered by its

@@ -2,27 +2,23 @@ package dev.logrouter.core.config;
 
 
 
-import dev.logrouter.core.option.ConfigException;
-
-import dev.logrouter.core.option.TimeSpan;
-
 import dev.logrouter.core.option.ByteSize;
-
+import dev.logrouter.core.option.ConfigException;
 import dev.logrouter.core.option.Option;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
-
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.sink.FlushPolicy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * {@link ConfigLoader} with test-only source and sink types: defaults from {@link Option}, error messages

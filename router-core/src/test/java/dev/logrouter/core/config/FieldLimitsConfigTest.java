@@ -1,12 +1,12 @@
 package dev.logrouter.core.config;
 
 import dev.logrouter.core.option.ConfigException;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import java.util.Map;
-import org.junit.jupiter.api.Test;
 
 /**
  * {@code pipeline.max-fields} and {@code pipeline.max-field-length} as an operator writes them: the defaults, the

@@ -1,16 +1,12 @@
 package dev.logrouter.core.config;
 
-import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.option.TimeSpan;
+import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.sink.SinkConfig;
-
-import dev.logrouter.core.option.TimeSpan;
-
-import dev.logrouter.core.option.ByteSize;
-
-import dev.logrouter.core.option.Option;
-
-import dev.logrouter.core.sink.FlushPolicy;
+import dev.logrouter.core.sink.SinkContext;
 
 /**
  * A test-only sink type ({@code type: file}) with a required path and the batching and failure options every

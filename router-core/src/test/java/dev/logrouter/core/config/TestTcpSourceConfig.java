@@ -1,14 +1,11 @@
 package dev.logrouter.core.config;
 
-import dev.logrouter.core.source.SourceContext;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.Option;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.source.Source;
 import dev.logrouter.core.source.SourceConfig;
-
-import dev.logrouter.core.option.TimeSpan;
-
-import dev.logrouter.core.option.ByteSize;
-
-import dev.logrouter.core.option.Option;
+import dev.logrouter.core.source.SourceContext;
 
 /**
  * A test-only source type ({@code type: tcp}) with one option of each kind the real source configs use:

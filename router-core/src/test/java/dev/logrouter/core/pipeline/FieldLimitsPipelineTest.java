@@ -1,18 +1,18 @@
 package dev.logrouter.core.pipeline;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.lmax.disruptor.EventTranslatorOneArg;
-import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.config.PipelineConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricRegistry;
+import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.MessageParserFixture;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
@@ -20,8 +20,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The field limits in a real {@link Pipeline}: the configured limits reach every ring slot, the two parse workers

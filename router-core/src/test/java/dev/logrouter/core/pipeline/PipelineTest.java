@@ -1,7 +1,5 @@
 package dev.logrouter.core.pipeline;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.lmax.disruptor.EventTranslatorThreeArg;
 import com.lmax.disruptor.EventTranslatorTwoArg;
 import dev.logrouter.core.config.PipelineConfig;
@@ -9,9 +7,11 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
-import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.util.Clock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
@@ -21,8 +21,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A real {@link Pipeline}: ring of 1024, two sharded parse workers running the real syslog parser,

@@ -1,12 +1,7 @@
 package dev.logrouter.core.rewrite;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static dev.logrouter.core.parse.MessageParserFixture.context;
-import static dev.logrouter.core.parse.MessageParserFixture.loader;
-import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
-
 import dev.logrouter.core.config.ConfigLoader;
+import dev.logrouter.core.config.CoreComponents;
 import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
@@ -14,16 +9,21 @@ import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.ParserConfig;
-import dev.logrouter.core.config.CoreComponents;
 import dev.logrouter.core.route.RouteEvaluator;
 import dev.logrouter.core.route.Routes;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.Template;
+import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
-import org.junit.jupiter.api.Test;
+
+import static dev.logrouter.core.parse.MessageParserFixture.context;
+import static dev.logrouter.core.parse.MessageParserFixture.loader;
+import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The rewrite rules (set, unset, subst, set-tag, clear-tag) on events parsed from real syslog lines by the

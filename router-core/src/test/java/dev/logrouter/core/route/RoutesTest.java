@@ -1,22 +1,22 @@
 package dev.logrouter.core.route;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.logrouter.core.config.ConfigLoader;
+import dev.logrouter.core.config.CoreComponents;
 import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.config.TestFileSinkConfig;
 import dev.logrouter.core.config.TestTcpSourceConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.ParserConfig;
-import dev.logrouter.core.config.CoreComponents;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Route evaluation as the parse workers run it: {@link Routes} compiled from a configuration loaded by the

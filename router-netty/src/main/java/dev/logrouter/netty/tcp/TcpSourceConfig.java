@@ -1,15 +1,15 @@
 package dev.logrouter.netty.tcp;
 
-import dev.logrouter.netty.RingPublisher;
-import dev.logrouter.netty.NettyTransport;
-import dev.logrouter.core.source.SourceContext;
-import dev.logrouter.core.source.Source;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
-import dev.logrouter.core.source.SourceConfig;
 import dev.logrouter.core.option.TimeSpan;
-import dev.logrouter.netty.HostPort;
+import dev.logrouter.core.source.Source;
+import dev.logrouter.core.source.SourceConfig;
+import dev.logrouter.core.source.SourceContext;
 import dev.logrouter.core.source.SyslogFormat;
+import dev.logrouter.netty.HostPort;
+import dev.logrouter.netty.NettyTransport;
+import dev.logrouter.netty.RingPublisher;
 import dev.logrouter.netty.tls.TlsConfig;
 
 /**

@@ -1,14 +1,14 @@
 package dev.logrouter.netty.udp;
 
-import dev.logrouter.netty.RingPublisher;
-import dev.logrouter.netty.NettyTransport;
-import dev.logrouter.core.source.SourceContext;
-import dev.logrouter.core.source.Source;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
+import dev.logrouter.core.source.Source;
 import dev.logrouter.core.source.SourceConfig;
-import dev.logrouter.netty.HostPort;
+import dev.logrouter.core.source.SourceContext;
 import dev.logrouter.core.source.SyslogFormat;
+import dev.logrouter.netty.HostPort;
+import dev.logrouter.netty.NettyTransport;
+import dev.logrouter.netty.RingPublisher;
 
 /**
  * {@code type: udp}: one syslog message per datagram.

@@ -2,10 +2,10 @@ package dev.logrouter.netty.tcp;
 
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
-import dev.logrouter.core.option.ByteSize;
-import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.source.SyslogFormat;
 import dev.logrouter.core.testing.Conditions;
 import dev.logrouter.netty.HostPort;

@@ -1,9 +1,8 @@
 package dev.logrouter.patterndb.stage;
 
 import dev.logrouter.core.config.RouterConfig;
-import dev.logrouter.core.option.TimeSpan;
-
 import dev.logrouter.core.option.Option;
+import dev.logrouter.core.option.TimeSpan;
 
 import java.util.List;
 

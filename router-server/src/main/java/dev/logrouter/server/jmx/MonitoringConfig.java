@@ -1,9 +1,8 @@
 package dev.logrouter.server.jmx;
 
 import dev.logrouter.core.config.RouterConfig;
-import dev.logrouter.server.jmx.JmxConfig;
-
 import dev.logrouter.core.option.Option;
+import dev.logrouter.server.jmx.JmxConfig;
 
 /**
  * Monitoring options.

@@ -2,11 +2,11 @@ package dev.logrouter.bench.core.route;
 
 import dev.logrouter.bench.SyslogSamples;
 import dev.logrouter.core.config.ConfigLoader;
+import dev.logrouter.core.config.CoreComponents;
 import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.ParserConfig;
-import dev.logrouter.core.config.CoreComponents;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.route.RouteEvaluator;
 import dev.logrouter.core.route.Routes;

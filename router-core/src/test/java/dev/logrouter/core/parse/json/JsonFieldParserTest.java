@@ -1,5 +1,16 @@
 package dev.logrouter.core.parse.json;
 
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.option.ConfigException;
+import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.core.parse.MessageParserFixture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+
 import static dev.logrouter.core.parse.MessageParserFixture.allocatedBytes;
 import static dev.logrouter.core.parse.MessageParserFixture.fields;
 import static dev.logrouter.core.parse.MessageParserFixture.loadStep;
@@ -10,17 +21,6 @@ import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
-
-import dev.logrouter.core.option.ConfigException;
-import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.event.Tags;
-import dev.logrouter.core.metrics.MetricGroup;
-import dev.logrouter.core.parse.EventParser;
-import dev.logrouter.core.parse.MessageParserFixture;
-
-import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The {@code json} parser on real syslog frames: syslog-ng 3.38 json-parser naming and values, options, and the

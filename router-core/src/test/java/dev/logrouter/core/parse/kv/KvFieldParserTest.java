@@ -1,5 +1,15 @@
 package dev.logrouter.core.parse.kv;
 
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.option.ConfigException;
+import dev.logrouter.core.parse.EventParser;
+import dev.logrouter.core.parse.MessageParserFixture;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
 import static dev.logrouter.core.parse.MessageParserFixture.allocatedBytes;
 import static dev.logrouter.core.parse.MessageParserFixture.fields;
 import static dev.logrouter.core.parse.MessageParserFixture.loadStep;
@@ -9,16 +19,6 @@ import static dev.logrouter.core.parse.MessageParserFixture.parserFromYaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
-
-import dev.logrouter.core.option.ConfigException;
-import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.event.Tags;
-import dev.logrouter.core.metrics.MetricGroup;
-import dev.logrouter.core.parse.EventParser;
-import dev.logrouter.core.parse.MessageParserFixture;
-
-import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.Test;
 
 /** The {@code kv} parser on real syslog frames: fields, prefix, options, stray words, bad input, allocation. */
 class KvFieldParserTest {

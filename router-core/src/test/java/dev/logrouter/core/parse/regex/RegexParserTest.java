@@ -1,20 +1,20 @@
 package dev.logrouter.core.parse.regex;
 
-import static dev.logrouter.core.parse.MessageParserFixture.context;
-import static dev.logrouter.core.parse.MessageParserFixture.frame;
-import static dev.logrouter.core.parse.MessageParserFixture.loadStep;
-import static dev.logrouter.core.parse.MessageParserFixture.msg;
-import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
-import dev.logrouter.core.option.ConfigException;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.option.ConfigException;
 import dev.logrouter.core.parse.EventParser;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.regex.Pattern;
 
+import static dev.logrouter.core.parse.MessageParserFixture.context;
+import static dev.logrouter.core.parse.MessageParserFixture.frame;
+import static dev.logrouter.core.parse.MessageParserFixture.loadStep;
+import static dev.logrouter.core.parse.MessageParserFixture.msg;
+import static dev.logrouter.core.parse.MessageParserFixture.syslogEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -3,13 +3,13 @@ package dev.logrouter.sinks.file;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
-import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.sink.DeadLetterFile;
+import dev.logrouter.core.sink.OpenFiles;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.PathKey;
 import dev.logrouter.core.template.PathValueEscaper;
-import dev.logrouter.core.template.RenderedPaths;
 import dev.logrouter.core.template.Template;
+import dev.logrouter.core.util.Clock;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -20,10 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Writes each event as a line (the line template) to the file its path template names. Lines are
@@ -48,9 +45,7 @@ public final class FileSink implements Sink {
     private final Path baseDir;
     private final Clock clock;
 
-    private final PathKey invalidKey = new PathKey(new byte[] {0}, 1);
-    private final LinkedHashMap<PathKey, OpenFile> files = new LinkedHashMap<>(16, 0.75f, true);
-    private final RenderedPaths<OpenFile> paths;
+    private final OpenFiles<OpenFile> files;
     private final List<OpenFile> dirty = new ArrayList<>();
     private long lastSyncNanos;
     private long lastSweepNanos;
@@ -63,7 +58,8 @@ public final class FileSink implements Sink {
 
     public FileSink(FileSinkConfig cfg, ZoneId zone, Clock clock, MetricGroup metrics) {
         this.cfg = cfg;
-        this.paths = new RenderedPaths<>(Template.compile(cfg.path(), zone), PathValueEscaper.INSTANCE, files);
+        // no rendered path is a NUL byte: the key of invalid-path.log cannot be taken by another path
+        this.files = new OpenFiles<>(Template.compile(cfg.path(), zone), PathValueEscaper.INSTANCE, new byte[] {0});
         this.lineTemplate = Template.compile(cfg.template(), zone);
         this.baseDir = baseDirectory(cfg.path());
         this.clock = clock;
@@ -97,10 +93,10 @@ public final class FileSink implements Sink {
     }
 
     private OpenFile fileFor(LogEvent event) throws IOException {
-        OpenFile f = paths.find(event);
+        OpenFile f = files.find(event);
         if (f == null) {
-            f = open(paths.probe().copy(), paths.rendered());
-            paths.remember(f);
+            f = open(files.probe().copy(), files.rendered());
+            files.remember(f);
         }
         return f;
     }
@@ -128,8 +124,8 @@ public final class FileSink implements Sink {
     /** The shared file for lines whose path was refused. */
     private OpenFile rejected() throws IOException {
         rejectedPaths.inc();
-        OpenFile f = files.get(invalidKey);
-        return f != null ? f : openAt(invalidKey.copy(), baseDir.resolve(INVALID_PATH_FILE));
+        OpenFile f = files.invalid();
+        return f != null ? f : openAt(files.invalidKey().copy(), baseDir.resolve(INVALID_PATH_FILE));
     }
 
     private OpenFile openAt(PathKey key, Path p) throws IOException {
@@ -139,23 +135,23 @@ public final class FileSink implements Sink {
         }
         FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND);
-        while (files.size() >= cfg.maxOpenFiles()) {
-            Iterator<Map.Entry<PathKey, OpenFile>> it = files.entrySet().iterator();
-            OpenFile eldest = it.next().getValue();
-            it.remove();
+        files.evictBeyond(cfg.maxOpenFiles() - 1, eldest -> {
             evicted.inc();
             closeFile(eldest);
-        }
-        OpenFile f = new OpenFile(p, ch);
+        });
+        OpenFile f = new OpenFile(key, p, ch);
         f.lastWriteNanos = clock.nanoTime();
         files.put(key, f);
         opened.inc();
         return f;
     }
 
-    /** Writes out, syncs per policy and closes; the channel is closed even when writing fails. */
+    /**
+     * Drops the file from the cache, then writes out, syncs per policy and closes; the channel is closed even when
+     * writing fails.
+     */
     private void closeFile(OpenFile f) throws IOException {
-        paths.forget(f);
+        files.remove(f.key, f);
         try {
             if (f.dirty) {
                 dirty.remove(f);
@@ -223,15 +219,10 @@ public final class FileSink implements Sink {
     }
 
     private void closeIdle(long now) throws IOException {
-        Iterator<Map.Entry<PathKey, OpenFile>> it = files.entrySet().iterator();
-        while (it.hasNext()) {
-            OpenFile f = it.next().getValue();
-            if (!f.dirty && now - f.lastWriteNanos >= cfg.idleClose().nanos()) {
-                it.remove();
-                closeFile(f);
-                closedIdle.inc();
-            }
-        }
+        files.sweep(f -> !f.dirty && now - f.lastWriteNanos >= cfg.idleClose().nanos(), f -> {
+            closeFile(f);
+            closedIdle.inc();
+        });
     }
 
     @Override
@@ -242,7 +233,7 @@ public final class FileSink implements Sink {
         } catch (IOException e) {
             first = e;
         }
-        for (OpenFile f : files.values()) {
+        for (OpenFile f : List.copyOf(files.values())) {
             try {
                 closeFile(f);
             } catch (IOException e) {

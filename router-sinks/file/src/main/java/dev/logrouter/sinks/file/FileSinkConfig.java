@@ -1,12 +1,12 @@
 package dev.logrouter.sinks.file;
 
-import dev.logrouter.core.sink.SinkContext;
-import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
-import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.sink.FlushPolicy;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.sink.SinkContext;
 
 /**
  * {@code type: file}: lines written to files named by a template, like syslog-ng's {@code file()}.

@@ -2,6 +2,7 @@ package dev.logrouter.sinks.file;
 
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.PathKey;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,6 +16,8 @@ import java.nio.file.Path;
  */
 final class OpenFile {
 
+    /** Its rendered path, its key in the sink's {@code OpenFiles}. */
+    final PathKey key;
     final Path path;
     final FileChannel channel;
     final ByteBuilder buffer = new ByteBuilder(64 * 1024);
@@ -24,7 +27,8 @@ final class OpenFile {
     boolean unsynced;
     long lastWriteNanos;
 
-    OpenFile(Path path, FileChannel channel) {
+    OpenFile(PathKey key, Path path, FileChannel channel) {
+        this.key = key;
         this.path = path;
         this.channel = channel;
     }

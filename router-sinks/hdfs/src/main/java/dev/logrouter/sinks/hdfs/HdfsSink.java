@@ -3,14 +3,14 @@ package dev.logrouter.sinks.hdfs;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
-import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.sink.DeadLetterFile;
+import dev.logrouter.core.sink.OpenFiles;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.PathKey;
 import dev.logrouter.core.template.PathValueEscaper;
-import dev.logrouter.core.template.RenderedPaths;
 import dev.logrouter.core.template.Template;
+import dev.logrouter.core.util.Clock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -32,10 +32,7 @@ import java.nio.file.Files;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -94,8 +91,7 @@ public final class HdfsSink implements Sink {
     private final String invalidPath;
     private final PathKey invalidKey;
     private final Set<PathKey> refused = new HashSet<>();
-    private final LinkedHashMap<PathKey, PartFile> files = new LinkedHashMap<>(16, 0.75f, true);
-    private final RenderedPaths<PartFile> paths;
+    private final OpenFiles<PartFile> files;
     private final List<PartFile> dirty = new ArrayList<>();
     private long lastSweepNanos;
     private int openStreams;
@@ -116,12 +112,13 @@ public final class HdfsSink implements Sink {
 
     public HdfsSink(HdfsSinkConfig cfg, ZoneId zone, Clock clock, MetricGroup metrics) {
         this.cfg = cfg;
-        this.paths = new RenderedPaths<>(Template.compile(cfg.path(), zone), PathValueEscaper.HDFS, files);
         this.lineTemplate = Template.compile(cfg.template(), zone);
         this.baseDir = new Path(Template.literalDirectory(cfg.path())).toUri().getPath();
         this.invalidPath = (baseDir.equals("/") ? "" : baseDir) + "/" + INVALID_PATH_FILE;
         byte[] invalid = invalidPath.getBytes(StandardCharsets.UTF_8);
-        this.invalidKey = new PathKey(invalid, invalid.length); // a rendered path that equals it shares its parts
+        // a rendered path that equals it shares its parts
+        this.files = new OpenFiles<>(Template.compile(cfg.path(), zone), PathValueEscaper.HDFS, invalid);
+        this.invalidKey = files.invalidKey();
         this.clock = clock;
         this.uri = URI.create(cfg.uri());
         this.conf = hadoopConfiguration(cfg);
@@ -197,11 +194,11 @@ public final class HdfsSink implements Sink {
     }
 
     private PartFile fileFor(LogEvent event) throws IOException {
-        PartFile f = paths.find(event);
+        PartFile f = files.find(event);
         if (f == null) {
-            f = refused.contains(paths.probe()) ? rejected() : added(paths.probe());
+            f = refused.contains(files.probe()) ? rejected() : added(files.probe());
             if (!f.key.equals(invalidKey)) { // a refused path is counted for every line, not cached
-                paths.remember(f);
+                files.remember(f);
             }
         }
         if (f.out == null || f.broken) {
@@ -211,8 +208,7 @@ public final class HdfsSink implements Sink {
                 if (f.key.equals(invalidKey) || f.dirty || f.tmp != null || !badPath(e)) {
                     throw e; // a sink-wide problem (NameNode away, no permission): retried with backoff
                 }
-                files.remove(f.key); // the path became impossible (e.g. a file now stands for its directory)
-                paths.forget(f);
+                files.remove(f.key, f); // the path became impossible (e.g. a file now stands for its directory)
                 refuse(f.key);
                 return rejected();
             }
@@ -223,7 +219,7 @@ public final class HdfsSink implements Sink {
     /** A new path: its part opened, then added to the cache; refused when it leaves the base or HDFS refuses it. */
     private PartFile added(PathKey probe) throws IOException {
         PathKey key = probe.copy();
-        String rendered = paths.rendered();
+        String rendered = files.rendered();
         if (!inside(rendered)) {
             refuse(key);
             return rejected();
@@ -273,7 +269,7 @@ public final class HdfsSink implements Sink {
     /** The shared path for lines whose path was refused; failing to open it is a sink-wide error. */
     private PartFile rejected() throws IOException {
         rejectedPaths.inc();
-        PartFile f = files.get(invalidKey);
+        PartFile f = files.invalid();
         if (f == null) {
             f = new PartFile(invalidKey, invalidPath);
             ensureOpen(f);
@@ -289,17 +285,14 @@ public final class HdfsSink implements Sink {
      */
     private PartFile add(PartFile f) throws IOException {
         files.put(f.key, f);
-        while (files.size() > cfg.maxOpenFiles()) {
-            PartFile eldest = files.values().iterator().next();
+        files.evictBeyond(cfg.maxOpenFiles(), eldest -> {
             if (eldest.dirty) {
                 writeOut(eldest, clock.nanoTime());
                 dirty.remove(eldest);
             }
             complete(eldest);
-            files.remove(eldest.key);
-            paths.forget(eldest);
             evicted.inc();
-        }
+        });
         return f;
     }
 
@@ -595,19 +588,13 @@ public final class HdfsSink implements Sink {
         }
         if (now - lastSweepNanos >= Math.min(cfg.idleClose().nanos(), 1_000_000_000L)) {
             lastSweepNanos = now;
-            Iterator<Map.Entry<PathKey, PartFile>> it = files.entrySet().iterator();
-            while (it.hasNext()) {
-                PartFile f = it.next().getValue();
-                if (!f.dirty && now - f.lastWriteNanos >= cfg.idleClose().nanos()) {
-                    boolean hadPart = f.tmp != null;
-                    complete(f);
-                    it.remove();
-                    paths.forget(f);
-                    if (hadPart) {
-                        closedIdle.inc();
-                    }
+            files.sweep(f -> !f.dirty && now - f.lastWriteNanos >= cfg.idleClose().nanos(), f -> {
+                boolean hadPart = f.tmp != null;
+                complete(f);
+                if (hadPart) {
+                    closedIdle.inc();
                 }
-            }
+            });
         }
     }
 

@@ -1,12 +1,12 @@
 package dev.logrouter.sinks.hdfs;
 
-import dev.logrouter.core.sink.SinkContext;
-import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
-import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.sink.FlushPolicy;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.sink.SinkContext;
 import dev.logrouter.core.template.Template;
 
 import java.net.URI;

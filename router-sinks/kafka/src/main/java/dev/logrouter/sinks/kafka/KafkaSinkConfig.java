@@ -1,14 +1,13 @@
 package dev.logrouter.sinks.kafka;
 
-import dev.logrouter.core.sink.SinkContext;
-import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
-import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.sink.FlushPolicy;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.sink.SinkContext;
 import dev.logrouter.core.template.Template;
-
 
 import java.util.Locale;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package dev.logrouter.sinks.kafka;
 
-import dev.logrouter.core.source.SourceContext;
-import dev.logrouter.core.source.Source;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
-import dev.logrouter.core.source.SourceConfig;
 import dev.logrouter.core.option.TimeSpan;
+import dev.logrouter.core.source.Source;
+import dev.logrouter.core.source.SourceConfig;
+import dev.logrouter.core.source.SourceContext;
 import dev.logrouter.core.source.SyslogFormat;
 
 import java.util.List;

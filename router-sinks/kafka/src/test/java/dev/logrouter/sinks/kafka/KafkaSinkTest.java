@@ -2,13 +2,13 @@ package dev.logrouter.sinks.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.logrouter.core.option.ByteSize;
-import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.option.ByteSize;
+import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.Template;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
