@@ -6,7 +6,7 @@ import dev.logrouter.server.jmx.JmxConfig;
 import dev.logrouter.core.option.Option;
 
 /**
- * Monitoring options.
+ * The {@code monitoring:} section: how the router exposes its counters and operations ({@link JmxConfig}).
  *
  * <p>Threads: immutable, any thread.
  */
