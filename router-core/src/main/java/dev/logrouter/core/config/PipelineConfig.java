@@ -4,7 +4,8 @@ import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 
 /**
- * The ring and its stages.
+ * The {@code pipeline:} section: the size of the ring, the parse workers, how the stages wait, the network I/O
+ * threads, the receiver's time zone and the limits on each event's name-value pairs.
  *
  * <p>Threads: immutable, any thread.
  */

@@ -31,8 +31,9 @@ import java.util.Arrays;
  * wrote the event adds them to its counters, so no shared counter is touched per write. The checks are one
  * comparison per new name and one per value or appended chunk. A fresh table has no limits.
  *
- * <p>Threads: written by the one parse worker that owns the event, read afterwards by sinks; never shared
- * concurrently.
+ * <p>Threads: written in turn by the source thread that fills the event (connection fields such as {@code .tls.*}),
+ * the one parse worker that owns the event and the serial stage, when there is one; read afterwards by sinks; never
+ * shared concurrently (the ring's sequence barriers order these).
  */
 public final class FieldTable {
 

@@ -6,9 +6,10 @@ import java.util.Arrays;
  * One syslog message in a ring slot. Created once per slot by {@link #FACTORY} and mutated in place
  * for every message that passes through the slot: nothing here is allocated per message.
  *
- * <p>Threads: a source thread (Netty event loop) fills the receive part ({@link #setRaw}, peer, source)
- * while it owns the claimed sequence; then exactly one parse worker fills the header part; then the
- * sink handlers read it. The Disruptor's sequence barriers give the happens-before edges, so there is no
+ * <p>Threads: a source thread (a Netty event loop, a {@code kafka} source's consumer thread) fills the receive
+ * part ({@link #setRaw}, peer, source) while it owns the claimed sequence; then exactly one parse worker fills the
+ * header part; then the serial stage, when there is one, may write values and {@link #attach} generated events;
+ * then the sink handlers read it. The Disruptor's sequence barriers give the happens-before edges, so there is no
  * locking here.
  *
  * <p>Header fields ({@link #HOST}, {@link #PROGRAM}, ...) are spans: an offset and a length in one of

@@ -16,7 +16,7 @@ import dev.logrouter.core.template.Template;
  * <p>The names and values a parser writes for one message may take at most {@link #OUTPUT_PER_INPUT_BYTE} bytes
  * per input byte plus {@link #OUTPUT_EXTRA} bytes in the event's field table; more is a failure. Flattened
  * names repeat the path of their parents, so without this bound a 64 KiB JSON or XML message with one long
- * key above thousands of short members made the table (which a ring slot keeps) grow by hundreds of MB.
+ * key above thousands of short members would make the table (which a ring slot keeps) grow by hundreds of MB.
  *
  * <p>Threads: one instance per parse worker; {@link #parse} is called by that worker only.
  */

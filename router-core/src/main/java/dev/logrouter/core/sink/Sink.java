@@ -7,8 +7,7 @@ import java.io.IOException;
 /**
  * A destination. The pipeline gives each sink its own thread ({@link SinkHandler}): {@link #append}
  * adds one event to the sink's current batch, {@link #flush} writes the batch out, {@link #close}
- * flushes and releases everything. All calls come from that one thread, so an implementation needs
- * no locking.
+ * flushes and releases everything.
  *
  * <p>An event passed to {@code append} is only valid during the call: copy what you need.
  * Throwing from {@code append} or {@code flush} makes the handler retry with backoff (holding the
@@ -16,6 +15,9 @@ import java.io.IOException;
  * itself and return normally. An {@code append} that throws must leave the batch as it was (the handler
  * retries it, or, after {@code max-retries}, dead-letters the event). After {@code max-retries} failed
  * flushes the handler calls {@link #deadLetterBatch}: the sink hands its pending items over and starts afresh.
+ *
+ * <p>Threads: every call but {@link #abort} comes from the sink's own thread, {@code sink-<name>}, so an
+ * implementation needs no locking; {@link #abort} may come from any thread (a forced stop).
  */
 public interface Sink {
 

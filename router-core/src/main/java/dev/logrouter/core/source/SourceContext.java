@@ -11,6 +11,8 @@ import java.util.function.LongSupplier;
 /**
  * What a source gets when its config record builds it ({@link SourceConfig#create}).
  *
+ * <p>Threads: immutable; built on the thread that assembles the router.
+ *
  * @param name              the source's name, stamped on its events and naming its counters
  * @param index             the source's position in {@code sources:}, stamped on its events for {@code from:} routes
  * @param zone              the receiver's time zone
@@ -21,8 +23,6 @@ import java.util.function.LongSupplier;
  * @param ioThreads         {@code pipeline.io-threads}: the event-loop threads network sources share
  * @param shared            resources sources share (the network event loops), created by the first source that
  *                          asks, closed by the router after every source closed
- *
- * <p>Threads: immutable; built on the thread that assembles the router.
  */
 public record SourceContext(String name, int index, ZoneId zone, MetricGroup metrics, RingBuffer<LogEvent> ring,
                             LongSupplier completedSequence, int ioThreads, SharedResources shared) {

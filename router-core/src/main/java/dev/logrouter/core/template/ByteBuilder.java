@@ -9,7 +9,7 @@ import java.util.Arrays;
  * A growable byte buffer that templates render into. Reused by its owner across messages
  * ({@link #reset()}), so a warm builder allocates nothing.
  *
- * <p>Threads: owned by one thread (a sink handler or a parse worker); not thread-safe.
+ * <p>Threads: owned by one thread (a sink handler, a parse worker, the serial stage); not thread-safe.
  */
 public final class ByteBuilder {
 

@@ -11,9 +11,9 @@ import java.util.Map;
  * with one reused probe key. Only a path that is not in the cache costs a key copy and a String, when the sink opens
  * it.
  *
- * @param <V> the sink's open-file type
- *
  * <p>Threads: one sink's thread.
+ *
+ * @param <V> the sink's open-file type
  */
 public final class RenderedPaths<V> {
 

@@ -32,8 +32,8 @@ import java.util.List;
  * message 11 and {@code @12} message 13; {@code @} after an <em>unbraced</em> {@code $NAME} is literal text (the
  * reference reads {@code @N} only after {@code ${...}} and {@code $(...)}); an {@code @} after a reference that is
  * not followed by a digit stays literal, and {@code @@} there is one literal {@code @}. {@code $CONTEXT_ID} (alias
- * {@code $_}) prints the context id. A template without {@code @N} renders exactly as before (one branch per
- * render, none per part).
+ * {@code $_}) prints the context id. A template without {@code @N} pays for this one branch per render, none per
+ * part.
  *
  * <p>Rendering writes bytes into a caller-owned {@link ByteBuilder} and allocates nothing.
  *

@@ -3,14 +3,14 @@ package dev.logrouter.patterndb.correlate;
 /**
  * Limits and settings of a {@link Correlator}.
  *
+ * <p>Threads: immutable.
+ *
  * @param maxContexts        live contexts at most (a context flood is bounded by it): when the cap is reached a
  *                           new context is not created (counted as {@code contextsRefused}; the message is then
  *                           processed as if its rule did not correlate); also the bound of rate-limit buckets
  * @param maxContextMessages messages kept per context at most: beyond it the oldest is dropped (counted as
  *                           {@code trimmed}; {@code @N} beyond the kept ones reads as empty and
  *                           {@code $(context-length)} stops growing). 0 = unlimited, as the reference
- *
- * <p>Threads: immutable.
  */
 public record CorrelatorOptions(int maxContexts, int maxContextMessages) {
 

@@ -5,7 +5,7 @@ import dev.logrouter.core.option.Option;
 import dev.logrouter.server.jmx.JmxConfig;
 
 /**
- * Monitoring options.
+ * The {@code monitoring:} section: how the router exposes its counters and operations ({@link JmxConfig}).
  *
  * <p>Threads: immutable, any thread.
  */

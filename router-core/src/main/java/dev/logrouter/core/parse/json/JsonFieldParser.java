@@ -40,8 +40,8 @@ import java.util.Arrays;
  * standard escapes) straight from the bytes and hands everything else back, which is then rolled back and parsed
  * here, so behaviour and failures are Jackson's either way.
  *
- * <p>Jackson's blocking parser costs about 700 bytes of garbage per message (a parser object, its I/O context,
- * read context and symbol-table child). This class instead keeps one <em>non-blocking</em> byte-array parser and
+ * <p>Jackson's blocking parser makes garbage per message (a parser object, its I/O context, read context and
+ * symbol-table child). This class instead keeps one <em>non-blocking</em> byte-array parser and
  * feeds it each message as the next top-level value, so a warm instance allocates nothing per message: member names
  * come from the parser's symbol table as canonical Strings, values are read as char ranges. The parser is renewed
  * after any failure (its state is then mid-document) and after {@value #RENEW_AFTER_BYTES} bytes of input, which

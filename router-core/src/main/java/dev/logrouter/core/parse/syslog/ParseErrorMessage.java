@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code >@<} inserted one byte before the position where the scan stopped (nothing inserted when it stopped at
  * offset 0, e.g. a malformed PRI), the receive time as stamp, and {@link LogEvent#FLAG_PARSE_ERROR}.
  *
- * <p>A rare path: it may allocate. Threads: any parse worker thread (the counter is shared and atomic).
+ * <p>A rare path: it may allocate.
+ *
+ * <p>Threads: any parse worker thread (the counter is shared and atomic).
  */
 final class ParseErrorMessage {
 

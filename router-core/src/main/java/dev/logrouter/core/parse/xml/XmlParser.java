@@ -46,8 +46,7 @@ import java.util.List;
  *
  * <p>Security: the DOCTYPE cannot appear inside an element, so neither external entities (XXE) nor entity
  * expansion (billion laughs) are possible; the nesting is bounded by {@code max-depth} (counted here, also
- * inside excluded elements) and the number of attributes per element by {@value #MAX_ATTRIBUTES}, as the
- * Woodstox reader this replaces bounded them.
+ * inside excluded elements) and the number of attributes per element by {@value #MAX_ATTRIBUTES}.
  *
  * <p>Allocation: text is read as char ranges and attribute values through a typed decoder over Aalto's value
  * buffer, element and attribute names are canonical Strings of the reader's symbol table. What remains per
@@ -483,7 +482,7 @@ public final class XmlParser extends FieldParser {
 
     /**
      * Aalto's scanner without its namespace checks: Aalto has no namespace-unaware mode, but syslog-ng (GLib's
-     * markup parser) and the parser this replaces know no namespaces, so {@code <p:a>} with {@code p} undeclared,
+     * markup parser) knows no namespaces, so {@code <p:a>} with {@code p} undeclared,
      * {@code a:b:c} and declarations XML Namespaces forbids are plain names and attributes here.
      */
     private static final class PrefixTolerantScanner extends AsyncByteArrayScanner {
