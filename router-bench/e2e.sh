@@ -122,17 +122,24 @@ if [ -n "$LOCK" ]; then
     flock -w 900 9 || { echo "e2e: could not get $LOCK within 900 s" >&2; exit 3; }
 fi
 
-TMP=$(mktemp -d /tmp/logrouter-e2e.XXXXXX)
-OUT=$TMP/out.log
-RPID=""
-
+# shellcheck source=lib/bench-lib.sh
+. "$HERE/lib/bench-lib.sh"
 NAME=e2e
 # shellcheck source=router-process.sh
-. "$HERE/router-process.sh"
-trap cleanup EXIT
+. "$HERE/router-process.sh"     # free_port
+
+TMP=$(mktemp -d /tmp/logrouter-e2e.XXXXXX)
+OUT=$TMP/out.log
+peer_exit() { if [ "$KEEP" = 1 ]; then echo "e2e: kept $TMP" >&2; else rm -rf "$TMP"; fi; }
+trap peer_exit EXIT
 trap 'exit 130' INT TERM
 
-PORT=$(free_port)
+# ---- the harness's settings (lib/bench-lib.sh) ------------------------------------
+RUN=$TMP DAEMON_LOG=router.log SAY="e2e: " JAVA=java
+PEER_PORT=$(free_port)
+LG_SIZE=$SIZE LG_FORMAT=$FORMAT LG_RATE=$RATE LG_TLS=$TLS LG_UNIT=count LOAD=$COUNT WARM=$WARMUP
+LG_GRACE_SECS=$DRAIN_SECS                      # loadgen --timeout; loggen -I DRAIN_SECS+30, stopped at +60
+POLL_SECS=0.05 SETTLE_SECS=0.5 STALL_SECS=$DRAIN_SECS MAX_DRAIN_SECS=$DRAIN_SECS
 
 # ---- config ------------------------------------------------------------------
 TLS_YAML=""
@@ -146,7 +153,7 @@ cat > "$TMP/router.yaml" <<EOF
 sources:
   - name: bench-in
     type: tcp
-    bind: 127.0.0.1:$PORT
+    bind: 127.0.0.1:$PEER_PORT
     framing: auto
 $TLS_YAML
 pipeline:
@@ -167,193 +174,59 @@ sinks:
     flush-timeout: $FLUSH_TIMEOUT
 EOF
 
-# ---- router (or syslog-ng) ------------------------------------------------------
-if [ "$SERVER" = syslog-ng ]; then
-    transport=tcp
-    tls_opts=""
-    if [ "$TLS" = 1 ]; then
-        transport=tls
-        # TLS_PROTOCOL as the only protocol syslog-ng offers (ssl-options() turns the others off)
-        case $TLS_PROTOCOL in
-            TLSv1.3) no_proto="no-sslv2, no-sslv3, no-tlsv1, no-tlsv11, no-tlsv12" ;;
-            TLSv1.2) no_proto="no-sslv2, no-sslv3, no-tlsv1, no-tlsv11, no-tlsv13" ;;
-            *) echo "e2e: SERVER=syslog-ng takes TLS_PROTOCOL TLSv1.3 or TLSv1.2" >&2; exit 2 ;;
-        esac
-        tls_opts="tls(key-file(\"$TMP/server.key\") cert-file(\"$TMP/server.pem\") peer-verify(optional-untrusted) ssl-options($no_proto))"
-    fi
-    # RFC 5424 comes octet-counted: syslog-ng reads that with syslog(), network() reads LF-framed RFC 3164
-    driver=network
-    [ "$FORMAT" = rfc5424 ] && driver=syslog
-    cat > "$TMP/syslog-ng.conf" <<EOF
+# ---- the adapter: the router (or syslog-ng), the count ------------------------------
+peer_start() {
+    if [ "$SERVER" = syslog-ng ]; then
+        local transport=tcp tls_opts="" no_proto driver=network
+        if [ "$TLS" = 1 ]; then
+            transport=tls
+            # TLS_PROTOCOL as the only protocol syslog-ng offers (ssl-options() turns the others off)
+            case $TLS_PROTOCOL in
+                TLSv1.3) no_proto="no-sslv2, no-sslv3, no-tlsv1, no-tlsv11, no-tlsv12" ;;
+                TLSv1.2) no_proto="no-sslv2, no-sslv3, no-tlsv1, no-tlsv11, no-tlsv13" ;;
+                *) echo "e2e: SERVER=syslog-ng takes TLS_PROTOCOL TLSv1.3 or TLSv1.2" >&2; return 2 ;;
+            esac
+            tls_opts="tls(key-file(\"$TMP/server.key\") cert-file(\"$TMP/server.pem\") peer-verify(optional-untrusted) ssl-options($no_proto))"
+        fi
+        # RFC 5424 comes octet-counted: syslog-ng reads that with syslog(), network() reads LF-framed RFC 3164
+        [ "$FORMAT" = rfc5424 ] && driver=syslog
+        cat > "$TMP/syslog-ng.conf" <<EOF
 @version: 3.38
 # written by router-bench/e2e.sh (SERVER=syslog-ng)
 options { flush-lines(100); log-fifo-size(1000); stats-freq(0); };
-source s_net { $driver(ip("127.0.0.1") port($PORT) transport("$transport") max-connections($CONNS)
+source s_net { $driver(ip("127.0.0.1") port($PEER_PORT) transport("$transport") max-connections($CONNS)
                        log-fetch-limit(100) log-iw-size(100) $tls_opts); };
 destination d_file { file("$OUT" template("\$MSG\n")); };
 log { source(s_net); destination(d_file); flags(flow-control); };
 EOF
-    (cd "$TMP" && exec "$SYSLOG_NG" -F -e --no-caps -f "$TMP/syslog-ng.conf" -p "$TMP/syslog-ng.pid" \
-        -R "$TMP/syslog-ng.persist" -c "$TMP/syslog-ng.ctl") > "$TMP/router.log" 2>&1 &
-    RPID=$!
-else
-    # cwd = temp dir, so relative defaults (e.g. ./data/dead-letter) stay inside it
-    # shellcheck disable=SC2086
-    (cd "$TMP" && exec java $ROUTER_JAVA_OPTS -jar "$ROUTER_JAR" run --config "$TMP/router.yaml") \
-        > "$TMP/router.log" 2>&1 &
-    RPID=$!
-fi
-for _ in $(seq $((STARTUP_SECS * 10))); do
-    tcp_listening "$PORT" && break
-    kill -0 "$RPID" 2>/dev/null || break
-    sleep 0.1
-done
-if ! tcp_listening "$PORT"; then
-    echo "e2e: router is not listening on 127.0.0.1:$PORT; its log:" >&2
-    tail -n 40 "$TMP/router.log" >&2
-    exit 4
-fi
-
-CLK=$(getconf CLK_TCK)
-
-# router_ticks: utime+stime of the router process (fields 14+15 of /proc/<pid>/stat)
-router_ticks() {
-    local stat rest
-    local -a f
-    stat=$(cat "/proc/$RPID/stat" 2>/dev/null) || { echo "${LAST_TICKS:-0}"; return 0; }
-    rest=${stat##*) }            # drop "pid (comm) ", comm may contain spaces
-    read -r -a f <<< "$rest"     # f[0] = field 3 (state)
-    echo $((f[11] + f[12]))
-}
-now_us() { echo "${EPOCHREALTIME/./}"; }
-out_size() { stat -c %s "$OUT" 2>/dev/null || echo 0; }
-# out_mtime_us: last modification of out.log (= the router's last write), in microseconds
-out_mtime_us() { local m; m=$(stat -c %.6Y "$OUT" 2>/dev/null) || m=$EPOCHREALTIME; echo "${m/./}"; }
-out_lines() { if [ -f "$OUT" ]; then wc -l < "$OUT"; else echo 0; fi; }
-
-# the load generator's own CPU (user+system seconds), when /usr/bin/time is there: on a 2-core machine the client's
-# work (TLS encryption above all) limits what a receiver can show
-TIMED=()
-[ -x /usr/bin/time ] && TIMED=(/usr/bin/time -f "%U %S" -o "$TMP/loadgen.time")
-loadgen_cpu() { [ -s "$TMP/loadgen.time" ] && awk 'END { printf "%.2f", $1 + $2 }' "$TMP/loadgen.time" || echo "-"; }
-
-# send N: runs the load generator for N messages; sets SENT, FIRST_SEND_US, WIRE_SIZE, LOADGEN_CPU
-send() {
-    local n=$1 out rc end elapsed
-    set +e
-    if [ "$LOADGEN" = loadgen ]; then
-        local tls_flag=""
-        [ "$TLS" = 1 ] && tls_flag=--tls
-        out=$("${TIMED[@]}" java -cp "$BENCH_JAR" dev.logrouter.bench.loadgen.LoadGen --host 127.0.0.1 --port "$PORT" $tls_flag \
-            --tcp --connections "$CONNS" --size "$SIZE" --count "$n" --rate "$RATE" --format "$FORMAT" \
-            --timeout "$DRAIN_SECS" 2>> "$TMP/loadgen.err")
-        rc=$?
-        end=$(now_us)
-        SENT=$(sed -n 's/.*sent=\([0-9]*\).*/\1/p' <<< "$out")
-        WIRE_SIZE=$SIZE
-        elapsed=$(sed -n 's/.*elapsed_s=\([0-9.]*\).*/\1/p' <<< "$out")
+        (cd "$TMP" && exec "$SYSLOG_NG" -F -e --no-caps -f "$TMP/syslog-ng.conf" -p "$TMP/syslog-ng.pid" \
+            -R "$TMP/syslog-ng.persist" -c "$TMP/syslog-ng.ctl") > "$TMP/router.log" 2>&1 &
+        DPID=$!
     else
-        local per_conn_rate=100000000 proto=""
-        ((RATE > 0)) && per_conn_rate=$(((RATE + CONNS - 1) / CONNS))
-        [ "$FORMAT" = rfc5424 ] && proto=-P
-        # loggen: -n and -r are per connection; -I is only an upper bound here
-        local stream=-S
-        [ "$TLS" = 1 ] && stream=--use-ssl   # loggen: the ssl plugin replaces the socket plugin (-S)
-        "${TIMED[@]}" timeout $((DRAIN_SECS + 60)) "$LOGGEN_BIN" $stream $proto -s "$SIZE" -n $((n / CONNS)) -r "$per_conn_rate" \
-            -I $((DRAIN_SECS + 30)) --active-connections="$CONNS" 127.0.0.1 "$PORT" \
-            > /dev/null 2> "$TMP/loggen.err"
-        rc=$?
-        end=$(now_us)
-        cat "$TMP/loggen.err" >> "$TMP/loadgen.err"
-        SENT=$(grep -o 'count=[0-9]*' "$TMP/loggen.err" | tail -1 | cut -d= -f2)
-        elapsed=$(grep -o 'time=[0-9.]*' "$TMP/loggen.err" | tail -1 | cut -d= -f2)
-        out=$(tail -1 "$TMP/loggen.err")
-        # loggen's bytes per message on the wire (-P adds the octet count to -s)
-        WIRE_SIZE=$(sed -n 's/.*msg size=\([0-9.]*\).*/\1/p' "$TMP/loggen.err" | tail -1)
-        WIRE_SIZE=${WIRE_SIZE:-$SIZE}
-    fi
-    set -e
-    LOADGEN_CPU=$(loadgen_cpu)
-    echo "e2e: $LOADGEN: $out" >&2
-    SENT=${SENT:-0}
-    FIRST_SEND_US=$(awk -v e="$end" -v s="${elapsed:-0}" 'BEGIN { printf "%.0f", e - s * 1e6 }')
-    if ((rc != 0)); then
-        echo "e2e: $LOADGEN failed (exit $rc):" >&2
-        tail -n 5 "$TMP/loadgen.err" >&2
-        return 1
+        # cwd = temp dir, so relative defaults (e.g. ./data/dead-letter) stay inside it
+        LR_JAVA_OPTS=$ROUTER_JAVA_OPTS bench_start_router "$TMP/router.yaml"
     fi
 }
-
-# await_lines TARGET: polls out.log's size (cheap: no reading) every 50 ms; once it has not
-# grown for 0.5 s, counts lines (reads the file); returns once lines >= TARGET or after
-# DRAIN_SECS. Sets LAST_GROWTH_US (out.log's mtime at the last growth seen), LAST_TICKS
-# (router CPU ticks sampled at that growth), LINES.
-await_lines() {
-    local target=$1 size last=-1 t seen deadline settle_us=500000
-    deadline=$(($(now_us) + DRAIN_SECS * 1000000))
-    seen=$(now_us); LAST_GROWTH_US=$seen; LAST_TICKS=$(router_ticks); LINES=0
-    while :; do
-        size=$(out_size); t=$(now_us)
-        if [ "$size" != "$last" ]; then
-            last=$size; LAST_TICKS=$(router_ticks); LAST_GROWTH_US=$(out_mtime_us); seen=$t
-        elif ((t - seen > settle_us)); then
-            LINES=$(out_lines)
-            ((LINES >= target)) && return 0
-            settle_us=$((settle_us + 1000000))   # still short: look again later
-        fi
-        if ((t > deadline)); then
-            LINES=$(out_lines)
-            echo "e2e: drain deadline ($DRAIN_SECS s): $LINES of $target lines written" >&2
-            return 0
-        fi
-        kill -0 "$RPID" 2>/dev/null || { LINES=$(out_lines); echo "e2e: router died" >&2; return 0; }
-        sleep 0.05
-    done
+# the drain polls out.log's size (cheap: no reading) and mtime (= the router's last write); its lines are
+# counted only once the size has been still
+peer_probe() {
+    local s m
+    if read -r s m < <(stat -c '%s %.6Y' "$OUT" 2>/dev/null); then P_LEVEL=$s; P_MTIME_US=${m/./}; else P_LEVEL=0; fi
+}
+peer_count() { if [ -f "$OUT" ]; then wc -l < "$OUT"; else echo 0; fi; }
+peer_record() {
+    local status=0
+    ((LG_RC == 0)) || status=1
+    ((ROUTER_RC == 0)) || status=1
+    if ((DELIVERED != SENT)); then echo "e2e: delivered $DELIVERED of $SENT messages" >&2; status=1; fi
+    printf 'server=%s sent=%s delivered=%s lost=%s msgs_per_s=%s mb_per_s=%s router_cpu_s=%s router_cores=%s rss_mb=%s loadgen_cpu_s=%s\n' \
+        "$SERVER" "$SENT" "$DELIVERED" "$R_LOST" "$R_RATE" "$R_MBS" "$R_DCPU" "$R_CORES" "$R_RSS_MB" "$LG_CPU"
+    return $status
 }
 
+# ---- one run -------------------------------------------------------------------------
+((WARMUP == 0)) || echo "e2e: warm-up: $WARMUP messages" >&2
 status=0
-BASE=0
-if ((WARMUP > 0)); then
-    echo "e2e: warm-up: $WARMUP messages" >&2
-    send "$WARMUP" || status=1
-    await_lines "$SENT"
-    BASE=$LINES
-fi
-
-# ---- measured run --------------------------------------------------------------
-T0_TICKS=$(router_ticks)
-if ! send "$COUNT"; then status=1; fi
-await_lines $((BASE + SENT))
-HWM_KB=$(awk '/^VmHWM:/ { print $2 }' "/proc/$RPID/status" 2>/dev/null || echo 0)
-
-# ---- stop: SIGTERM, wait for a clean exit ---------------------------------------
-kill -TERM "$RPID" 2>/dev/null || true
-stop_deadline=$(($(now_us) + STOP_SECS * 1000000))
-while kill -0 "$RPID" 2>/dev/null && (($(now_us) < stop_deadline)); do sleep 0.1; done
-if kill -0 "$RPID" 2>/dev/null; then
-    echo "e2e: router did not exit within $STOP_SECS s of SIGTERM; killing it" >&2
-    kill -KILL "$RPID" 2>/dev/null || true
-fi
-router_rc=0
-wait "$RPID" || router_rc=$?
-RPID=""
-if ((router_rc != 0)); then
-    echo "e2e: router exited with $router_rc; last lines of its log:" >&2
-    tail -n 20 "$TMP/router.log" >&2
-    status=1
-fi
-
-# lines after the clean stop (a final flush may add the last ones)
-DELIVERED=$(($(out_lines) - BASE))
-LOST=$((SENT - DELIVERED))
-if ((DELIVERED != SENT)); then
-    echo "e2e: delivered $DELIVERED of $SENT messages" >&2
-    status=1
-fi
-awk -v sent="$SENT" -v dl="$DELIVERED" -v lost="$LOST" -v t0="$FIRST_SEND_US" -v t1="$LAST_GROWTH_US" \
-    -v c0="$T0_TICKS" -v c1="$LAST_TICKS" -v clk="$CLK" -v size="${WIRE_SIZE:-$SIZE}" -v hwm="${HWM_KB:-0}" -v server="$SERVER" -v lg="$LOADGEN_CPU" 'BEGIN {
-    el = (t1 - t0) / 1e6; if (el <= 0) el = 1e-6
-    rate = dl / el; cpu = (c1 - c0) / clk
-    printf "server=%s sent=%.0f delivered=%.0f lost=%.0f msgs_per_s=%.0f mb_per_s=%.2f", server, sent, dl, lost, rate, rate * size / 1e6
-    printf " router_cpu_s=%.2f router_cores=%.2f rss_mb=%.0f loadgen_cpu_s=%s\n", cpu, cpu / el, hwm / 1024, lg }'
+bench_one_run "$SERVER" r1 || status=$?
+((status != 5)) || status=4                    # not listening
 exit "$status"

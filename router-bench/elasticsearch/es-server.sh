@@ -62,7 +62,7 @@ ensure_zip() {
   [ -f "$ES_ZIP" ] && return 0
   log "$ES_ZIP missing: fetching it with Maven (dependency:copy)"
   mkdir -p "$M2_DIR"
-  (cd "$REPO" && flock /tmp/mvn.lock ./mvnw -q -B dependency:copy \
+  (cd "$REPO" && flock /tmp/mvn.lock ./mvnw -q -B -N dependency:copy \
      -Dartifact=org.elasticsearch.distribution.integ-test-zip:elasticsearch:$ES_VERSION:zip \
      -DoutputDirectory="$M2_DIR")
   [ -f "$ES_ZIP" ] || { log "still no $ES_ZIP"; exit 3; }

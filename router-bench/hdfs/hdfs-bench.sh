@@ -8,11 +8,15 @@
 #                     machine (hdfs-cluster.sh: one NameNode + one DataNode, replication 1)
 #          file,hdfs  both, alternating run by run (file r1, hdfs r1, file r2, ...)
 #
+# An adapter of ../lib/bench-lib.sh (the shared harness: load, drain, CPU, medians, several runs under the
+# lock); this script holds only the HDFS cluster, how the output is probed and counted, and the config.
+#
 # Per run: the router (java -jar $ROUTER_JAR run --config FILE, its own run directory) listens
 # on 127.0.0.1:$PEER_PORT; warm-up WARMUP_SECS (10 s) of the same load into the same output,
 # waited for, not measured; then the measured load:
 #   loggen -S -r 100000000 -I 15 --active-connections=10 -s 400 127.0.0.1 PORT
-# (RFC 3164 lines like the shared kit's W2; LG_PROTO=5424 adds -P). Then the drain: the output
+# (RFC 3164 lines like the shared kit's W2; LG_PROTO=5424 adds -P; LOADGEN=loadgen sends the same
+# load with router-bench's loadgen instead: --connections 10 --size 400 --duration 15). Then the drain: the output
 # is polled every POLL_SECS (0.1 s) -- file: the bytes of the files under the run's out/;
 # hdfs: the bytes of the DataNode's block files (blk_*, not .meta) under $HDFS_DIR/data/data,
 # which grow as packets reach the DataNode (the NameNode's lengths, e.g. GETCONTENTSUMMARY,
@@ -24,9 +28,10 @@
 # files; hdfs: every file under the run's HDFS directory (recursive WebHDFS LISTSTATUS, OPEN
 # with curl -L, wc -l) after the router closed them (no .tmp part may remain).
 # Recorded (one CSV line per run in $RESULTS_DIR/hdfs.csv):
-#   sent        loggen's own count (count= on its stderr), measured phase
+#   sent        the load generator's own count (loggen: count= on its stderr; loadgen: sent=), measured phase
 #   delivered   lines in the output minus the warm-up's lines; lost = sent - delivered (must be 0)
-#   seconds     loggen start -> drain end (the last growth of the output: newest mtime)
+#   seconds     first send -> drain end (the last growth of the output: newest mtime); the first send is
+#               the load's end minus the generator's own elapsed time (so loadgen's JVM start is not counted)
 #   msgs_per_s  delivered / seconds; mb_per_s = msgs_per_s x loggen's average message size / 10^6
 #   router_cpu_s, router_us_per_msg: the router's utime+stime (/proc/PID/stat) over that window;
 #   hdfs_cpu_s, hdfs_us_per_msg: the same for the HDFS JVM (also during file runs when the
@@ -42,7 +47,8 @@
 # LOAD_SECS (or DURATION)=15 WARMUP_SECS=10 CONNS=10 MSG_SIZE=400 RATE=100000000 (loggen -r, per
 # connection) LG_PROTO=3164 (3164|5424) SETTLE_SECS=2 STALL_SECS=30 MAX_DRAIN_SECS=600
 # POLL_SECS=0.1 STOP_SECS=60 LOGGEN_GRACE_SECS=60 KEEP_OUTPUT=0 MAVEN_WAIT_SECS=1800
-# LOCK=/tmp/cpu.lock PE_REF_MSGS=110000
+# LOCK=/tmp/cpu.lock PE_REF_MSGS=110000 LOADGEN=loggen|loadgen LOGGEN=/usr/bin/loggen (its path)
+# BENCH_JAR=<repo>/router-bench/target/router-bench.jar (loadgen)
 # HDFS: HDFS_DIR=/tmp/hdfs-bench HDFS_NN_PORT=19820 HDFS_HTTP_PORT=NN+50 HDFS_HEAP=1g
 #   HDFS_WARMUP_MB=256 HDFS_ROOT=/bench (run directories: $HDFS_ROOT/<peer>-r<i>-<time>)
 # logrouter: ROUTER_JAR=<repo>/router-server/target/logrouter.jar (else /work/main's)
@@ -54,7 +60,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../lib/bench-lib.sh"   # cputicks, stop_pid, stop_loggen, wait_for_build, MED_AWK
+. "$HERE/../lib/bench-lib.sh"   # bench_main, bench_one_run, bench_load, bench_settle, ...
 REPO=$(cd "$HERE/../.." && pwd)
 WORK=${WORK:-/tmp/hdfsbench}
 RESULTS_DIR=${RESULTS_DIR:-$WORK/results}
@@ -98,12 +104,14 @@ LR_JAVA_OPTS=${LR_JAVA_OPTS:-}
 LR_FILE_EXTRA=${LR_FILE_EXTRA:-}
 LR_HDFS_EXTRA=${LR_HDFS_EXTRA:-}
 LOGGEN=${LOGGEN:-/usr/bin/loggen}
+LOADGEN=${LOADGEN:-loggen}
+BENCH_JAR=${BENCH_JAR:-$REPO/router-bench/target/router-bench.jar}
 JAVA=${JAVA:-java}
 export WORK RESULTS_DIR PEER_PORT LOAD_SECS WARMUP_SECS CONNS MSG_SIZE RATE LG_PROTO SETTLE_SECS STALL_SECS \
   MAX_DRAIN_SECS POLL_SECS STOP_SECS LOGGEN_GRACE_SECS KEEP_OUTPUT MAVEN_WAIT_SECS LOCK PE_REF_MSGS \
   HDFS_DIR HDFS_NN_PORT HDFS_HTTP_PORT HDFS_HEAP HDFS_WARMUP_MB HDFS_ROOT HDFS_SYNC HDFS_ROLL_SIZE HDFS_FILE \
   ROUTER_JAR LR_RING_SIZE LR_WORKERS LR_WAIT_STRATEGY LR_BATCH_SIZE LR_BATCH_BYTES LR_FLUSH_TIMEOUT \
-  LR_JAVA_OPTS LR_FILE_EXTRA LR_HDFS_EXTRA LOGGEN JAVA
+  LR_JAVA_OPTS LR_FILE_EXTRA LR_HDFS_EXTRA LOGGEN LOADGEN BENCH_JAR JAVA
 
 HDFS_URI=hdfs://127.0.0.1:$HDFS_NN_PORT
 NN_HTTP=http://127.0.0.1:$HDFS_HTTP_PORT
@@ -111,15 +119,16 @@ DN_DIR=$HDFS_DIR/data/data          # MiniDFSCluster's DataNode storage dirs (da
 HUSER=${USER:-$(id -un)}
 CSV=$RESULTS_DIR/hdfs.csv
 case $LG_PROTO in
-  3164) LG_FMT=() ;;
-  5424) LG_FMT=(-P) ;;
+  3164) LG_FORMAT=rfc3164 ;;
+  5424) LG_FORMAT=rfc5424 ;;
   *) echo "LG_PROTO must be 3164 or 5424" >&2; exit 2 ;;
 esac
 for v in LOAD_SECS WARMUP_SECS CONNS MSG_SIZE RATE SETTLE_SECS STALL_SECS MAX_DRAIN_SECS STOP_SECS HDFS_WARMUP_MB; do
   [[ ${!v} =~ ^[0-9]+$ ]] || { echo "$v must be a whole number, got '${!v}'" >&2; exit 2; }
 done
-
-now_us() { echo "${EPOCHREALTIME/./}"; }
+# the harness's settings (../lib/bench-lib.sh)
+LOGGEN_BIN=$LOGGEN LG_SIZE=$MSG_SIZE LG_RATE=$((RATE * CONNS)) LG_TLS=0 LG_UNIT=secs LOAD=$LOAD_SECS
+WARM=$WARMUP_SECS LG_GRACE_SECS=$LOGGEN_GRACE_SECS STARTUP_SECS=60 DAEMON_LOG=daemon.log
 
 # ---- HDFS helpers ----------------------------------------------------------------------------
 hdfs_pid() { if [ -s "$HDFS_DIR/run/hdfs.pid" ]; then cat "$HDFS_DIR/run/hdfs.pid"; fi; }
@@ -184,76 +193,6 @@ wait_dn_below() {
   done
 }
 
-# settle EXPECTED_LINES: poll the output until it has not changed for SETTLE_SECS and holds
-# >= EXPECTED_LINES lines (counted only then), or STALL_SECS without growth, or MAX_DRAIN_SECS.
-# Sets S_LINES (last count), S_OK (1 = all in), S_BYTES, S_LAST_US (newest mtime at the last
-# growth), S_D / S_B (router / HDFS CPU ticks sampled at the poll that saw the last growth).
-settle() {
-  local expected=$1 start last=-1 last_change now counted_at=-1
-  start=$(now_us); last_change=$start
-  local settle_us=$((SETTLE_SECS * 1000000)) stall_us=$((STALL_SECS * 1000000)) max_us=$((MAX_DRAIN_SECS * 1000000))
-  S_LINES=0; S_OK=0; S_BYTES=0; S_LAST_US=$start; S_D=$(cputicks "$DPID"); S_B=$(cputicks "${HPID:-}")
-  while :; do
-    if [ "$PEER" = hdfs ] && ! hdfs_alive; then echo "  the HDFS JVM (pid $HPID) is gone" >&2; S_HDFS_DEAD=1; return 0; fi
-    probe; now=$(now_us)
-    if (( P_BYTES != last )); then
-      last=$P_BYTES; last_change=$now; S_BYTES=$P_BYTES
-      S_LAST_US=$P_MTIME_US; (( S_LAST_US > 0 )) || S_LAST_US=$now
-      S_D=$(cputicks "$DPID"); S_B=$(cputicks "${HPID:-}")
-    elif (( now - last_change >= settle_us && counted_at != last )); then
-      S_LINES=$(out_lines); counted_at=$last
-      if (( S_LINES >= expected )); then S_OK=1; return 0; fi
-    fi
-    if (( now - last_change >= stall_us )); then
-      S_LINES=$(out_lines); echo "  output stalled at $S_LINES of $expected lines for ${STALL_SECS}s" >&2; return 0
-    fi
-    if (( now - start >= max_us )); then
-      S_LINES=$(out_lines); echo "  drain not finished after ${MAX_DRAIN_SECS}s ($S_LINES of $expected lines)" >&2; return 0
-    fi
-    if ! kill -0 "$DPID" 2>/dev/null; then
-      S_LINES=$(out_lines); echo "  the router died ($S_LINES of $expected lines)" >&2; return 0
-    fi
-    sleep "$POLL_SECS"
-  done
-}
-
-# ---- loggen + router -------------------------------------------------------------------------
-DPID=""; LGPID=""; HPID=""; S_HDFS_DEAD=0
-# stop_router: SIGTERM, wait STOP_SECS (then SIGKILL); sets ROUTER_RC
-stop_router() {
-  stop_pid "${DPID:-}" "$STOP_SECS" router
-  ROUTER_RC=$STOP_RC
-  DPID=""
-}
-abort_run() { stop_loggen; LGPID=""; stop_router; }
-
-# run_loggen SECS OUTPREFIX: loggen in the background (so a trap can stop it), waited for;
-# sets LG_RC. loggen only looks at its -I limit between sends, so a router that stops reading
-# would block it forever: it is stopped after SECS + LOGGEN_GRACE_SECS (LG_RC 124), or as soon
-# as the HDFS JVM is gone (125).
-run_loggen() {
-  local secs=$1 out=$2 why=0
-  echo "$LOGGEN -S ${LG_FMT[*]} -r $RATE -I $secs --active-connections=$CONNS -s $MSG_SIZE 127.0.0.1 $PEER_PORT" > "$out.cmd"
-  /usr/bin/time -f "%U %S %e" -o "$out.time" \
-    "$LOGGEN" -S "${LG_FMT[@]}" -r "$RATE" -I "$secs" --active-connections="$CONNS" -s "$MSG_SIZE" \
-    127.0.0.1 "$PEER_PORT" > "$out.out" 2> "$out.err" &
-  LGPID=$!
-  local deadline=$((SECONDS + secs + LOGGEN_GRACE_SECS))
-  while kill -0 "$LGPID" 2>/dev/null; do
-    if (( SECONDS > deadline )); then
-      echo "  loggen still running ${LOGGEN_GRACE_SECS}s after its -I $secs: stopped (the router stopped reading?)" >&2
-      why=124; stop_loggen; break
-    fi
-    if [ "$PEER" = hdfs ] && ! hdfs_alive; then echo "  the HDFS JVM (pid $HPID) is gone: loggen stopped" >&2; why=125; stop_loggen; break; fi
-    sleep 0.2
-  done
-  LG_RC=0
-  wait "$LGPID" || LG_RC=$?
-  (( why == 0 )) || LG_RC=$why
-  LGPID=""
-}
-loggen_sent() { local n; n=$(grep -o 'count=[0-9]*' "$1" | tail -1 | cut -d= -f2 || true); echo "${n:-0}"; }
-
 # write_config PEER FILE OUT: the router's config; OUT = the file sink's path or the hdfs sink's
 write_config() {
   local peer=$1 f=$2 out=$3
@@ -298,123 +237,67 @@ write_config() {
   } > "$f"
 }
 
-# ============================================================================
-# __run PEER TAG: one timed run; called as `flock $LOCK hdfs-bench.sh __run PEER TAG`
-# ============================================================================
-one_run() {
-  PEER=$1; local tag=$2
-  local stamp; stamp=$(date -u +%Y%m%dT%H%M%S)
-  local run=$WORK/runs/$PEER-$tag-$stamp clk; clk=$(getconf CLK_TCK)
-  local hdir=$HDFS_ROOT/$PEER-$tag-$stamp out
-  mkdir -p "$run"
-  OUTDIR=$run/out
-  if ss -ltnH "( sport = :$PEER_PORT )" | grep -q .; then
-    echo "port $PEER_PORT is already in use; refusing to start" >&2; return 3
-  fi
+# ---- the adapter's hooks (../lib/bench-lib.sh) ------------------------------------------------
+HPID=""
+# peer_prepare: the cluster (SPID, its CPU is measured also during file runs), the output's place
+peer_prepare() {
+  OUTDIR=$RUN/out
   HPID=$(hdfs_pid)
   if [ -n "$HPID" ] && ! kill -0 "$HPID" 2>/dev/null; then HPID=""; fi
+  SPID=$HPID
   if [ "$PEER" = hdfs ]; then
     if [ -z "$HPID" ] || ! hdfs_up; then echo "the HDFS cluster ($NN_HTTP, $HDFS_DIR) is not running" >&2; return 6; fi
     if [ "$KEEP_OUTPUT" != 1 ]; then
       hdfs_delete "$HDFS_ROOT"                        # leftovers of an aborted run
       wait_dn_below 0 60 || true
     fi
-    out=$hdir/$HDFS_FILE
+    HDIR=$HDFS_ROOT/${RUN##*/}
+    OUT=$HDIR/$HDFS_FILE
   else
     mkdir -p "$OUTDIR"
-    out=$OUTDIR/out.log
+    OUT=$OUTDIR/out.log
   fi
-
-  # ---- router start ---------------------------------------------------------------------------
-  trap 'abort_run' EXIT
-  trap 'exit 130' INT TERM
-  [ -f "$ROUTER_JAR" ] || { echo "missing $ROUTER_JAR (set ROUTER_JAR)" >&2; return 2; }
-  write_config "$PEER" "$run/logrouter.yaml" "$out"
-  # shellcheck disable=SC2086
-  (cd "$run" && exec "$JAVA" $LR_JAVA_OPTS -jar "$ROUTER_JAR" run --config "$run/logrouter.yaml") \
-    > "$run/daemon.log" 2>&1 &
-  DPID=$!
-  local i
-  for i in $(seq 600); do
-    if ss -ltnH "( sport = :$PEER_PORT )" | grep -q .; then break; fi
-    kill -0 "$DPID" 2>/dev/null || { echo "router died at startup:" >&2; tail -n 40 "$run/daemon.log" >&2; return 5; }
-    sleep 0.1
-  done
-  ss -ltnH "( sport = :$PEER_PORT )" | grep -q . || { echo "router not listening on $PEER_PORT" >&2; tail -n 40 "$run/daemon.log" >&2; return 5; }
-  sleep 0.5
-
-  # ---- warm-up (not measured) -----------------------------------------------------------------
-  local l0 l1 wsent=0
-  l0=$(out_lines)                                     # 0 unless a deletion is still pending
-  l1=$l0
-  if (( WARMUP_SECS > 0 )); then
-    run_loggen "$WARMUP_SECS" "$run/warmup"
-    wsent=$(loggen_sent "$run/warmup.err")
-    settle $((l0 + wsent))
-    if [ "$S_HDFS_DEAD" = 1 ]; then return 6; fi
-    l1=$S_LINES
-    echo "  warm-up ${WARMUP_SECS}s: sent $wsent, written $((l1 - l0))" | tee -a "$run/warmup.err"
-  fi
-
-  # ---- measured load --------------------------------------------------------------------------
-  local a_t a_d a_b
-  a_t=$(now_us); a_d=$(cputicks "$DPID"); a_b=$(cputicks "${HPID:-}")
-  run_loggen "$LOAD_SECS" "$run/loggen"
-  local lg_rc=$LG_RC l_t; l_t=$(now_us)
-  local sent; sent=$(loggen_sent "$run/loggen.err")
-
-  # ---- drain ----------------------------------------------------------------------------------
-  settle $((l1 + sent))
-  if [ "$S_HDFS_DEAD" = 1 ]; then return 6; fi
-  local last_us=$S_LAST_US e_d=$S_D e_b=$S_B settled_bytes=$S_BYTES drained=$S_OK
-  (( last_us > a_t )) || last_us=$l_t                 # nothing written after loggen started
-  local hwm; hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$DPID/status" 2>/dev/null || echo 0)
-  trap - EXIT INT TERM
-  stop_router
-  local router_rc=$ROUTER_RC
-  if [ "$router_rc" != 0 ]; then echo "  router exited with $router_rc; last lines of its log:" >&2; tail -n 20 "$run/daemon.log" >&2; fi
+}
+peer_start() { write_config "$PEER" "$RUN/logrouter.yaml" "$OUT"; bench_start_router "$RUN/logrouter.yaml"; }
+peer_alive() {
+  if [ "$PEER" = hdfs ] && ! hdfs_alive; then echo "  the HDFS JVM (pid $HPID) is gone" >&2; return 1; fi
+}
+peer_probe() { probe; P_LEVEL=$P_BYTES; P_MTIME_US=$P_MTIME_US; }
+peer_count() { out_lines; }
+peer_base() { out_lines; }                            # 0 unless a deletion is still pending
+peer_warmed() { echo "  warm-up ${WARMUP_SECS}s: sent $WSENT, written $((B1 - B0))" | tee -a "$RUN/warmup.err"; }
+# peer_final: after the stop; hdfs: every file of the run through WebHDFS (no .tmp part may remain)
+peer_final() {
   probe
-  local stop_growth=$((P_BYTES - settled_bytes))
-
-  # ---- count ----------------------------------------------------------------------------------
-  local total bytes files tmp
+  STOP_GROWTH=$((P_BYTES - S_LEVEL))
   if [ "$PEER" = hdfs ]; then
-    if ! hdfs_count "$hdir"; then echo "  cannot read $hdir through WebHDFS: run not recorded" >&2; return 6; fi
-    total=$C_LINES; bytes=$C_BYTES; files=$C_FILES; tmp=$C_TMP
+    if ! hdfs_count "$HDIR"; then echo "  cannot read $HDIR through WebHDFS: run not recorded" >&2; return 1; fi
+    F_TOTAL=$C_LINES; BYTES=$C_BYTES; FILES=$C_FILES; TMPF=$C_TMP
   else
-    total=$(out_lines); bytes=$P_BYTES; files=$(out_find | wc -l); tmp=0
+    F_TOTAL=$(out_lines); BYTES=$P_BYTES; FILES=$(out_find | wc -l); TMPF=0
   fi
-  local delivered=$((total - (l1 - l0)))
-  local lg_u lg_s avg
-  read -r lg_u lg_s _ < <(tail -1 "$run/loggen.time" 2>/dev/null || echo "0 0 0")
-  avg=$(sed -n 's/.*msg size=\([0-9.]*\).*/\1/p' "$run/loggen.err" | tail -1)
-  local row
-  row=$(awk -v a="$a_t" -v e="$last_us" -v sent="$sent" -v rec="$delivered" -v d0="$a_d" -v d1="$e_d" \
-    -v b0="$a_b" -v b1="$e_b" -v hp="${HPID:-}" -v clk="$clk" -v lgu="${lg_u:-0}" -v lgs="${lg_s:-0}" \
-    -v avg="${avg:-$MSG_SIZE}" 'BEGIN {
-      el = (e - a) / 1e6; if (el <= 0) el = 1e-9; rate = rec / el; n = (rec > 0) ? rec : 1
-      dc = (d1 - d0) / clk; bc = (b1 - b0) / clk
-      printf "%d,%d,%d,%.3f,%.0f,%.2f,%.2f,%.3f,", sent, rec, sent - rec, el, rate, rate * avg / 1e6, dc, dc / n * 1e6
-      if (hp != "") printf "%.2f,%.3f,", bc, bc / n * 1e6; else printf ",,"
-      printf "%.2f,%.1f", lgu + lgs, avg }')
-  mkdir -p "$RESULTS_DIR"
-  [ -s "$CSV" ] || echo "ts,peer,run,conns,msg_size,proto,load_secs,warmup_secs,warm_sent,warm_written,sent,delivered,lost,seconds,msgs_per_s,mb_per_s,router_cpu_s,router_us_per_msg,hdfs_cpu_s,hdfs_us_per_msg,loggen_cpu_s,avg_msg_bytes,router_rss_mb,out_bytes,out_files,tmp_files,drained,stop_growth_bytes,router_rc,loggen_rc,sync,run_dir" > "$CSV"
-  local sync=""; [ "$PEER" = hdfs ] && sync=$HDFS_SYNC
-  echo "$(date -u +%FT%TZ),$PEER,$tag,$CONNS,$MSG_SIZE,$LG_PROTO,$LOAD_SECS,$WARMUP_SECS,$wsent,$((l1 - l0)),$row,$((hwm / 1024)),$bytes,$files,$tmp,$drained,$stop_growth,$router_rc,$lg_rc,$sync,$run" >> "$CSV"
-  echo "$PEER $tag: $(echo "$row" | awk -F, '{printf "sent=%s delivered=%s lost=%s seconds=%s msgs/s=%s MB/s=%s router=%s us/msg", $1, $2, $3, $4, $5, $6, $8}')$(echo "$row" | awk -F, '$10 != "" {printf " hdfs=%s us/msg", $10}') files=$files"
-  local status=0
-  if (( sent != delivered )); then echo "  LOSS/DUPLICATES: sent $sent, delivered $delivered (run dir $run)" >&2; status=1; fi
-  if (( tmp > 0 )); then echo "  $tmp .tmp part(s) left after the router stopped" >&2; status=1; fi
-  if (( stop_growth > 0 )); then echo "  the output grew by $stop_growth bytes during the stop: the drain end came too early" >&2; fi
-  if [ "$lg_rc" != 0 ]; then echo "  loggen exit code $lg_rc (see $run/loggen.err)" >&2; status=1; fi
-  if [ "$router_rc" != 0 ]; then status=1; fi
-
-  # ---- free the space (output deleted, DataNode blocks gone before the next run) --------------
+}
+peer_record() {
+  local lgc=$LG_CPU sync="" row status=0
+  [ "$lgc" != - ] || lgc=0.00
+  row="$SENT,$DELIVERED,$R_LOST,$R_SECONDS,$R_RATE,$R_MBS,$R_DCPU,$R_DUS,$R_BCPU,$R_BUS,$lgc,$R_AVG"
+  [ "$PEER" = hdfs ] && sync=$HDFS_SYNC
+  bench_csv "ts,peer,run,conns,msg_size,proto,load_secs,warmup_secs,warm_sent,warm_written,sent,delivered,lost,seconds,msgs_per_s,mb_per_s,router_cpu_s,router_us_per_msg,hdfs_cpu_s,hdfs_us_per_msg,loggen_cpu_s,avg_msg_bytes,router_rss_mb,out_bytes,out_files,tmp_files,drained,stop_growth_bytes,router_rc,loggen_rc,sync,run_dir" \
+    "$(date -u +%FT%TZ),$PEER,$TAG,$CONNS,$MSG_SIZE,$LG_PROTO,$LOAD_SECS,$WARMUP_SECS,$WSENT,$((B1 - B0)),$row,$((HWM_KB / 1024)),$BYTES,$FILES,$TMPF,$S_OK,$STOP_GROWTH,$ROUTER_RC,$LG_RC,$sync,$RUN"
+  echo "$PEER $TAG: sent=$SENT delivered=$DELIVERED lost=$R_LOST seconds=$R_SECONDS msgs/s=$R_RATE MB/s=$R_MBS router=$R_DUS us/msg${R_BUS:+ hdfs=$R_BUS us/msg} files=$FILES"
+  if (( SENT != DELIVERED )); then echo "  LOSS/DUPLICATES: sent $SENT, delivered $DELIVERED (run dir $RUN)" >&2; status=1; fi
+  if (( TMPF > 0 )); then echo "  $TMPF .tmp part(s) left after the router stopped" >&2; status=1; fi
+  if (( STOP_GROWTH > 0 )); then echo "  the output grew by $STOP_GROWTH bytes during the stop: the drain end came too early" >&2; fi
+  if [ "$LG_RC" != 0 ]; then echo "  $LOADGEN exit code $LG_RC (see $RUN/loggen.err)" >&2; status=1; fi
+  if [ "$ROUTER_RC" != 0 ]; then status=1; fi
+  return $status
+}
+# peer_cleanup: free the space (output deleted, DataNode blocks gone before the next run)
+peer_cleanup() {
   if [ "$KEEP_OUTPUT" != 1 ]; then
-    if [ "$PEER" = hdfs ]; then hdfs_delete "$hdir"; wait_dn_below 0 60 || true
+    if [ "$PEER" = hdfs ]; then hdfs_delete "$HDIR"; wait_dn_below 0 60 || true
     else rm -rf "$OUTDIR"; fi
   fi
-  return $status
 }
 
 # hdfs_warmup: HDFS_WARMUP_MB written through WebHDFS (4 files), read back, deleted; JIT warm-up
@@ -435,72 +318,47 @@ hdfs_warmup() {
 }
 
 case ${1:-} in
-  __run) shift; one_run "$@"; exit $? ;;
   __hdfswarmup) hdfs_warmup; exit $? ;;
   __config) shift; write_config "$1" "$2" "$3"; exit 0 ;;   # __config PEER FILE OUT: only write a config
 esac
+bench_dispatch "$@"                                   # __run PEER TAG: one run, under the lock
 
 # ============================================================================
 # main
 # ============================================================================
-peers=${1:?usage: hdfs-bench.sh file|hdfs|file,hdfs [RUNS]}; runs=${2:-3}
-[[ $runs =~ ^[0-9]+$ ]] || { echo "RUNS must be a number" >&2; exit 2; }
-IFS=, read -r -a PEERS <<< "$peers"
 need_hdfs=0
-mkdir -p "$WORK" "$RESULTS_DIR"
-[ -x "$LOGGEN" ] || { echo "no loggen at $LOGGEN (apt-get install syslog-ng-core)" >&2; exit 2; }
-[ -f "$ROUTER_JAR" ] || { echo "missing $ROUTER_JAR (build it: ./mvnw -q -B package -DskipTests)" >&2; exit 2; }
-for p in "${PEERS[@]}"; do
-  case $p in
-    file) ;;
+# check_config PEER: does this jar accept the peer's config (e.g. does it have the hdfs sink)?
+check_config() { write_config "$1" "$WORK/check-$1.yaml" "$WORK/check/out.log"; bench_check_config "$WORK/check-$1.yaml" "$WORK/check-$1.log"; }
+peer_check() {
+  [ -f "$ROUTER_JAR" ] || { echo "missing $ROUTER_JAR (build it: ./mvnw -q -B package -DskipTests)" >&2; exit 2; }
+  case $1 in
+    file) check_config file ;;
     hdfs) need_hdfs=1
           command -v jq > /dev/null || { echo "the hdfs peer needs jq (apt-get install jq)" >&2; exit 2; } ;;
-    *) echo "unknown peer $p (file|hdfs|file,hdfs)" >&2; exit 2 ;;
+    *) echo "unknown peer $1 (file|hdfs|file,hdfs)" >&2; exit 2 ;;
   esac
-done
-# check_config PEER: does this jar accept the peer's config (e.g. does it have the hdfs sink)?
-check_config() {
-  write_config "$1" "$WORK/check-$1.yaml" "$WORK/check/out.log"
-  "$JAVA" -jar "$ROUTER_JAR" check-config --config "$WORK/check-$1.yaml" > "$WORK/check-$1.log" 2>&1 \
-    || { echo "logrouter ($ROUTER_JAR) rejects the $1 config $WORK/check-$1.yaml:" >&2; cat "$WORK/check-$1.log" >&2; exit 2; }
 }
-for p in "${PEERS[@]}"; do [ "$p" = hdfs ] || check_config "$p"; done
-
-started_hdfs=0
-finish() {
-  if [ "$started_hdfs" = 1 ]; then HDFS_DIR=$HDFS_DIR "$HERE/hdfs-cluster.sh" stop || true; fi
-}
-trap finish EXIT
-trap 'exit 130' INT TERM
-if [ "$need_hdfs" = 1 ]; then
-  if ! HDFS_DIR=$HDFS_DIR "$HERE/hdfs-cluster.sh" status > /dev/null 2>&1; then
-    started_hdfs=1
-    HDFS_DIR=$HDFS_DIR HDFS_HEAP=$HDFS_HEAP HDFS_HTTP_PORT=$HDFS_HTTP_PORT "$HERE/hdfs-cluster.sh" start "$HDFS_NN_PORT" > /dev/null
-  fi
-  hdfs_up || { echo "HDFS at $NN_HTTP is not answering" >&2; exit 3; }
-  check_config hdfs
-  echo "HDFS $(curl -fsS "$NN_HTTP/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo" | grep -o '"Version" : "[^,"]*' | cut -d'"' -f4) at $HDFS_URI (pid $(hdfs_pid), heap $HDFS_HEAP)"
-  wait_for_build
-  flock "$LOCK" "$0" __hdfswarmup
-fi
-echo "logrouter: $ROUTER_JAR; loggen: ${CONNS} connections, ${MSG_SIZE} B, RFC $LG_PROTO, ${LOAD_SECS}s (+${WARMUP_SECS}s warm-up)"
-
-first_line=$([ -s "$CSV" ] && wc -l < "$CSV" || echo 1)
-failed=0
-for i in $(seq "$runs"); do
-  for p in "${PEERS[@]}"; do
-    if [ "$p" = hdfs ] && ! hdfs_up; then echo "HDFS at $NN_HTTP is gone: no more runs" >&2; failed=$((failed + 1)); break 2; fi
+server_start() {
+  if [ "$need_hdfs" = 1 ]; then
+    if ! HDFS_DIR=$HDFS_DIR "$HERE/hdfs-cluster.sh" status > /dev/null 2>&1; then
+      SERVER_STARTED=1
+      HDFS_DIR=$HDFS_DIR HDFS_HEAP=$HDFS_HEAP HDFS_HTTP_PORT=$HDFS_HTTP_PORT "$HERE/hdfs-cluster.sh" start "$HDFS_NN_PORT" > /dev/null
+    fi
+    hdfs_up || { echo "HDFS at $NN_HTTP is not answering" >&2; exit 3; }
+    check_config hdfs
+    echo "HDFS $(curl -fsS "$NN_HTTP/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo" | grep -o '"Version" : "[^,"]*' | cut -d'"' -f4) at $HDFS_URI (pid $(hdfs_pid), heap $HDFS_HEAP)"
     wait_for_build
-    rc=0
-    flock "$LOCK" "$0" __run "$p" "r$i" || rc=$?
-    if [ "$rc" != 0 ]; then echo "run $p r$i failed (rc $rc)" >&2; failed=$((failed + 1)); fi
-  done
-done
-
+    flock "$LOCK" "$0" __hdfswarmup
+  fi
+  echo "logrouter: $ROUTER_JAR; $LOADGEN: ${CONNS} connections, ${MSG_SIZE} B, RFC $LG_PROTO, ${LOAD_SECS}s (+${WARMUP_SECS}s warm-up)"
+}
+server_stop() { HDFS_DIR=$HDFS_DIR "$HERE/hdfs-cluster.sh" stop || true; }
+run_before() {
+  if [ "$1" = hdfs ] && ! hdfs_up; then echo "HDFS at $NN_HTTP is gone: no more runs" >&2; return 1; fi
+}
 # ---- medians of this invocation's runs -------------------------------------------------------
-echo
-echo "medians over this invocation ($CSV):"
-tail -n +$((first_line + 1)) "$CSV" | awk -F, -v ref="$PE_REF_MSGS" "$MED_AWK"'
+summary() {
+  bench_medians '
   { n[$2]++; k = $2 SUBSEP n[$2]; rate[k] = $15; mbs[k] = $16; lost[k] = $13; cpu[k] = $18; hcpu[k] = $20; hok[k] = ($20 != "") }
   END {
     printf "| peer | runs | msg/s median | (each) | MB/s median | router us/msg | HDFS JVM us/msg | lost (total) | vs %d msg/s |\n", ref
@@ -515,5 +373,6 @@ tail -n +$((first_line + 1)) "$CSV" | awk -F, -v ref="$PE_REF_MSGS" "$MED_AWK"'
     if (("hdfs" in n) && ("file" in n) && mr["file"] > 0 && mc["file"] > 0)
       printf "hdfs/file: msg/s %.2fx   router us/msg %.2fx\n", mr["hdfs"] / mr["file"], mc["hdfs"] / mc["file"]
     printf "(%d msg/s = syslog-ng PE'"'"'s published TCP -> HDFS figure: other hardware, other product; see README)\n", ref
-  }'
-if (( failed > 0 )); then echo "$failed run(s) failed" >&2; exit 1; fi
+  }' -v ref="$PE_REF_MSGS"
+}
+bench_main "${1:?usage: hdfs-bench.sh file|hdfs|file,hdfs [RUNS]}" "${2:-3}"

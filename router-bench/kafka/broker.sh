@@ -4,9 +4,12 @@
 # A single-node KRaft Kafka broker (combined broker + controller) for benchmarks,
 # from the Maven artifact org.apache.kafka:kafka_2.13:4.3.1, run as a plain JVM
 # (no Kafka distribution, no scripts of its own):
-#   - classpath = the file $SINKS_CP (default /tmp/sinks-cp.txt): router-sinks' test
-#     classpath (kafka_2.13, kafka-clients, slf4j-simple). Regenerated from the repo
-#     root this script lives in when missing (offline Maven, under /tmp/mvn.lock).
+#   - classpath: org.apache.kafka:kafka_2.13 (+ slf4j-simple) resolved by Maven from broker-pom.xml next to
+#     this script (`./mvnw -q -B -f router-bench/kafka/broker-pom.xml dependency:build-classpath`, under
+#     `flock /tmp/mvn.lock`): third-party artifacts only, so it works on a fresh clone where nothing of
+#     this project was installed. Cached in $BROKER_CP (default /tmp/kafka-broker-cp.txt), re-resolved
+#     when the pom is newer or a jar is missing. SINKS_CP=FILE uses FILE as the classpath as it is
+#     (never regenerated; the old router-sinks test classpath file still works there).
 #   - DIR/server.properties, DIR/data (log.dirs), DIR/broker.log, DIR/broker.pid.
 #   - listens on 127.0.0.1:PORT (PLAINTEXT) and 127.0.0.1:PORT+1 (CONTROLLER) only.
 #   - `start` formats the storage (kafka.tools.StorageTool format, fresh random cluster id)
@@ -14,14 +17,17 @@
 #     returns once the log says "Kafka Server started" (max $BROKER_START_SECS, 60 s).
 #   - `stop` sends SIGTERM to the pid in DIR/broker.pid and waits (SIGKILL after 30 s).
 #
-# Environment: JAVA (java), BROKER_HEAP (512m), SINKS_CP (/tmp/sinks-cp.txt).
+# Environment: JAVA (java), BROKER_HEAP (512m), BROKER_CP (/tmp/kafka-broker-cp.txt), SINKS_CP (unset),
+# BROKER_START_SECS (60).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 JAVA=${JAVA:-java}
 BROKER_HEAP=${BROKER_HEAP:-512m}
-SINKS_CP=${SINKS_CP:-/tmp/sinks-cp.txt}
+SINKS_CP=${SINKS_CP:-}
+BROKER_CP=${BROKER_CP:-/tmp/kafka-broker-cp.txt}
+POM=$HERE/broker-pom.xml
 BROKER_START_SECS=${BROKER_START_SECS:-60}
 
 usage() { echo "usage: broker.sh start|stop|status DIR PORT" >&2; exit 2; }
@@ -29,15 +35,27 @@ cmd=${1:-}; dir=${2:-}; port=${3:-}
 [ -n "$cmd" ] && [ -n "$dir" ] || usage
 case $cmd in start) [[ $port =~ ^[0-9]+$ ]] || usage ;; esac
 
-# Regenerate the classpath file from this repository when it is missing or empty.
+# ensure_cp: sets CP_FILE to a classpath file holding kafka_2.13; resolves $BROKER_CP with Maven from
+# broker-pom.xml unless it is current (newer than the pom) and every jar in it exists
 ensure_cp() {
-  if [ ! -s "$SINKS_CP" ]; then
-    echo "broker.sh: $SINKS_CP missing, generating it from $REPO (router-sinks test classpath)" >&2
-    (cd "$REPO" && flock /tmp/mvn.lock ./mvnw -o -q -B -pl router-sinks dependency:build-classpath \
-        -Dmdep.outputFile="$SINKS_CP" -Dmdep.includeScope=test)
+  CP_FILE=${SINKS_CP:-$BROKER_CP}
+  if [ -z "$SINKS_CP" ]; then
+    local ok=0 jar
+    if [ -s "$CP_FILE" ] && [ "$CP_FILE" -nt "$POM" ]; then
+      ok=1
+      IFS=: read -r -a jars < "$CP_FILE" || true     # no newline at its end
+      for jar in "${jars[@]}"; do [ -f "$jar" ] || { ok=0; break; }; done
+    fi
+    if [ "$ok" = 0 ]; then
+      echo "broker.sh: resolving the broker's classpath with Maven ($POM)" >&2
+      (cd "$REPO" && flock /tmp/mvn.lock ./mvnw -q -B -f "$POM" dependency:build-classpath \
+          -Dmdep.outputFile="$CP_FILE.new") >&2
+      mv "$CP_FILE.new" "$CP_FILE"
+    fi
   fi
-  tr ':' '\n' < "$SINKS_CP" | grep -q '/kafka_2.13-' || {
-    echo "broker.sh: $SINKS_CP has no kafka_2.13 jar" >&2; exit 3; }
+  [ -s "$CP_FILE" ] || { echo "broker.sh: no classpath file $CP_FILE" >&2; exit 3; }
+  tr ':' '\n' < "$CP_FILE" | grep -q '/kafka_2.13-' || {
+    echo "broker.sh: $CP_FILE has no kafka_2.13 jar" >&2; exit 3; }
 }
 
 alive() { [ -f "$dir/broker.pid" ] && kill -0 "$(cat "$dir/broker.pid")" 2>/dev/null; }
@@ -72,7 +90,7 @@ share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 EOF
-  local cp; cp=$(cat "$SINKS_CP")
+  local cp; cp=$(cat "$CP_FILE")
   if [ ! -f "$dir/data/meta.properties" ]; then
     # 16 random bytes, base64url without padding, must not start with '-'
     local id

@@ -6,24 +6,32 @@
 #         lr       logrouter (java -jar $ROUTER_JAR run --config FILE), kafka sink
 #         sng,lr   both, alternating run by run (sng r1, lr r1, sng r2, ...) on one broker
 #
+# An adapter of ../lib/bench-lib.sh (the shared harness: load, drain, CPU, medians, several runs under the
+# lock); this script holds only the broker, the topic, how records are counted, and the peers' configs.
+# KafkaTool (topic admin, record counter) runs from router-bench/target/router-bench.jar; the broker's
+# classpath is broker.sh's (third-party artifacts only): nothing here needs an installed project artifact.
+#
 # Per run: a fresh topic bench-<peer>-r<i> (PARTITIONS=4, replication 1); the peer listens on
 # 127.0.0.1:$PEER_PORT; optional warm-up (WARMUP_SECS of the same load into the same topic,
 # waited for, its records counted and subtracted; default 10 s for lr — JIT — and 0 for
 # sng); then loggen, as the shared kit's W2 (/work/shared/bench/common.sh):
 #   loggen -S -r 100000000 -I 15 --active-connections=10 -s 400 127.0.0.1 PORT
-# then KafkaTool settle polls the topic's record count (sum over partitions of end offset -
-# beginning offset) every 100 ms until it has not grown for SETTLE_SECS (2 s) with every
-# message in, or for STALL_SECS (10 s) while short, or MAX_DRAIN_SECS (120 s); then the peer
-# is stopped with SIGTERM. Recorded (one CSV line per run in $RESULTS_DIR/kafka.csv):
-#   sent      = loggen's own count (count= on its stderr)
-#   records   = records in the topic (minus the warm-up's)
+# (LOADGEN=loadgen sends the same load with router-bench's loadgen: --connections 10 --size 400
+# --duration 15); then the drain: `KafkaTool watch` polls the topic's record count (sum over
+# partitions of end offset - beginning offset) every 100 ms and the harness waits until it has not
+# grown for SETTLE_SECS (2 s) with every message in, or for STALL_SECS (10 s) while short, or
+# MAX_DRAIN_SECS (120 s); then the peer is stopped with SIGTERM and the topic counted once more.
+# Recorded (one CSV line per run in $RESULTS_DIR/kafka.csv):
+#   sent      = the load generator's own count (loggen: count= on its stderr; loadgen: sent=)
+#   records   = records in the topic after the peer stopped (minus the warm-up's)
 #   lost      = sent - records (0 = zero loss; negative = duplicates)
-#   load_s    = loggen start -> first poll that saw the final count
+#   load_s    = first send (the load's end minus the generator's own elapsed time) -> the first
+#               poll that saw the final count
 #   msgs_per_s = records / load_s
 #   peer_cpu_s, peer_us_per_msg: the peer process' CPU (utime+stime+children, /proc/PID/stat)
 #     over loggen start -> settled; broker_cpu_s / broker_us_per_msg the same for the broker;
 #     loggen_cpu_s from /usr/bin/time.
-# Medians per peer over this invocation's runs are printed at the end.
+# Medians per peer over this invocation's runs are printed at the end; exit 1 when a run failed.
 # The broker (broker.sh, $KAFKA_DIR, 127.0.0.1:$KAFKA_PORT) is started if it is not running
 # and stopped at the end if this script started it; KAFKA_BOOTSTRAP=host:port uses an
 # external broker instead (its CPU is then not measured).
@@ -37,10 +45,13 @@
 # KEY='${HOST}' (empty = no key, both peers) SNG_WORKERS=1 SNG_RETRIES=1000 SNG_QMAX=100000
 # ROUTER_JAR=<repo>/router-server/target/logrouter.jar (else /work/main's) LR_PARSE_WORKERS=2 LR_BATCH_SIZE=5000
 # LR_FLUSH_TIMEOUT=5ms LR_JAVA_OPTS='' KEEP_TOPICS=0 SAMPLE=1 (print 1 record per partition)
+# LOADGEN=loggen|loadgen LOGGEN=/usr/bin/loggen (its path) BENCH_JAR=<repo>/router-bench/target/router-bench.jar
+# (loadgen and KafkaTool) LOGGEN_GRACE_SECS=60 (the load is stopped that long past its end) MAVEN_WAIT_SECS=1800
+# SINKS_CP / BROKER_CP: the broker's classpath file (broker.sh)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../lib/bench-lib.sh"   # cputicks, stop_pid, stop_loggen, wait_for_build, MED_AWK
+. "$HERE/../lib/bench-lib.sh"   # bench_main, bench_one_run, bench_load, bench_settle, ...
 REPO=$(cd "$HERE/../.." && pwd)
 WORK=${WORK:-/tmp/kbench}
 RESULTS_DIR=${RESULTS_DIR:-$WORK/results}
@@ -74,122 +85,88 @@ LR_SINK_EXTRA=${LR_SINK_EXTRA:-}   # more YAML lines for the sink, e.g. $'batch-
 KEEP_TOPICS=${KEEP_TOPICS:-0}
 SAMPLE=${SAMPLE:-1}
 LOCK=${LOCK:-/tmp/cpu.lock}
-SINKS_CP=${SINKS_CP:-/tmp/sinks-cp.txt}
+SINKS_CP=${SINKS_CP:-}
 SYSLOG_NG=${SYSLOG_NG:-/usr/sbin/syslog-ng}
 LOGGEN=${LOGGEN:-/usr/bin/loggen}
+LOADGEN=${LOADGEN:-loggen}
+BENCH_JAR=${BENCH_JAR:-$REPO/router-bench/target/router-bench.jar}
+LOGGEN_GRACE_SECS=${LOGGEN_GRACE_SECS:-60}
 JAVA=${JAVA:-java}
 export WORK RESULTS_DIR KAFKA_PORT KAFKA_DIR KAFKA_BOOTSTRAP PEER_PORT PARTITIONS LOAD_SECS CONNS \
   MSG_SIZE RATE SETTLE_SECS STALL_SECS MAX_DRAIN_SECS COMPRESSION KEY TEMPLATE SNG_WORKERS SNG_RETRIES \
-  SNG_QMAX ROUTER_JAR LR_PARSE_WORKERS LR_BATCH_SIZE LR_FLUSH_TIMEOUT LR_JAVA_OPTS KEEP_TOPICS SAMPLE \
-  LOCK SINKS_CP SYSLOG_NG LOGGEN JAVA
+  SNG_QMAX ROUTER_JAR LR_PARSE_WORKERS LR_BATCH_SIZE LR_FLUSH_TIMEOUT LR_JAVA_OPTS LR_SINK_EXTRA KEEP_TOPICS SAMPLE \
+  LOCK SINKS_CP SYSLOG_NG LOGGEN LOADGEN BENCH_JAR LOGGEN_GRACE_SECS JAVA
 
 BOOT=${KAFKA_BOOTSTRAP:-127.0.0.1:$KAFKA_PORT}
-CLASSES=$WORK/classes
 CSV=$RESULTS_DIR/kafka.csv
-ktool() { "$JAVA" -cp "$CLASSES:$(cat "$SINKS_CP")" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
-            KafkaTool "$BOOT" "$@"; }
+# the harness's settings (../lib/bench-lib.sh); WARM is per peer (peer_prepare)
+LOGGEN_BIN=$LOGGEN LG_SIZE=$MSG_SIZE LG_FORMAT=rfc3164 LG_RATE=$((RATE * CONNS)) LG_TLS=0 LG_UNIT=secs
+LOAD=$LOAD_SECS LG_GRACE_SECS=$LOGGEN_GRACE_SECS STARTUP_SECS=30 STOP_SECS=60 POLL_SECS=0.1 DAEMON_LOG=daemon.log
+# ktool ARGS: KafkaTool (topic admin, record counter) from router-bench.jar
+ktool() { "$JAVA" -cp "$BENCH_JAR" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+            dev.logrouter.bench.kafka.KafkaTool "$BOOT" "$@"; }
 
-# ============================================================================
-# __run PEER RUN_TAG TOPIC: one timed run; called as `flock $LOCK kafka-bench.sh __run ...`
-# ============================================================================
-one_run() {
-  local peer=$1 tag=$2 topic=$3
-  local run=$WORK/runs/$peer-$tag-$(date -u +%Y%m%dT%H%M%S)
-  local clk; clk=$(getconf CLK_TCK)
-  mkdir -p "$run"
-  local warm=${WARMUP_SECS:-}
-  if [ -z "$warm" ]; then if [ "$peer" = lr ]; then warm=10; else warm=0; fi; fi
-  if ss -ltnH "( sport = :$PEER_PORT )" | grep -q .; then
-    echo "port $PEER_PORT is already in use; refusing to start" >&2; return 3
-  fi
-
-  # ---- config + peer start ----------------------------------------------------
-  DPID=""
-  case $peer in
+# ---- the adapter's hooks (../lib/bench-lib.sh) ------------------------------------------------
+KWPID=""
+# peer_prepare TOPIC: the warm-up per peer, the broker's pid (SPID; none with KAFKA_BOOTSTRAP)
+peer_prepare() {
+  TOPIC=$1
+  WARM=${WARMUP_SECS:-}
+  if [ -z "$WARM" ]; then if [ "$PEER" = lr ]; then WARM=10; else WARM=0; fi; fi
+  if [ -z "$KAFKA_BOOTSTRAP" ]; then SPID=$(cat "$KAFKA_DIR/broker.pid"); fi
+}
+peer_start() {
+  case $PEER in
     sng)
       local sed_key=""; [ -n "$KEY" ] || sed_key='/key("@KEY@")/d'
       sed -e "${sed_key:-s|@KEY@|$KEY|}" -e "s|@PORT@|$PEER_PORT|g" -e "s|@BOOT@|$BOOT|g" \
-          -e "s|@TOPIC@|$topic|g" -e "s|@WORKERS@|$SNG_WORKERS|g" -e "s|@RETRIES@|$SNG_RETRIES|g" \
+          -e "s|@TOPIC@|$TOPIC|g" -e "s|@WORKERS@|$SNG_WORKERS|g" -e "s|@RETRIES@|$SNG_RETRIES|g" \
           -e "s|@COMPRESSION@|$COMPRESSION|g" -e "s|@QMAX@|$SNG_QMAX|g" -e "s|@TEMPLATE@|$TEMPLATE|g" \
-          "$HERE/sng-kafka.conf" > "$run/daemon.conf"
-      "$SYSLOG_NG" -F -e --no-caps -f "$run/daemon.conf" -p "$run/syslog-ng.pid" \
-        -R "$run/syslog-ng.persist" -c "$run/syslog-ng.ctl" > "$run/daemon.log" 2>&1 &
+          "$HERE/sng-kafka.conf" > "$RUN/daemon.conf"
+      "$SYSLOG_NG" -F -e --no-caps -f "$RUN/daemon.conf" -p "$RUN/syslog-ng.pid" \
+        -R "$RUN/syslog-ng.persist" -c "$RUN/syslog-ng.ctl" > "$RUN/daemon.log" 2>&1 &
       DPID=$! ;;
-    lr)
-      [ -f "$ROUTER_JAR" ] || { echo "missing $ROUTER_JAR (set ROUTER_JAR)" >&2; return 2; }
-      write_lr_config "$run/logrouter.yaml" "$topic"
-      (cd "$run" && exec "$JAVA" $LR_JAVA_OPTS -jar "$ROUTER_JAR" run --config "$run/logrouter.yaml") \
-        > "$run/daemon.log" 2>&1 &
-      DPID=$! ;;
-    *) echo "unknown peer $peer" >&2; return 2 ;;
+    lr) write_lr_config "$RUN/logrouter.yaml" "$TOPIC"; bench_start_router "$RUN/logrouter.yaml" ;;
+    *) echo "unknown peer $PEER" >&2; return 2 ;;
   esac
-  trap 'stop_peer' EXIT
-  local i
-  for i in $(seq 300); do
-    ss -ltnH "( sport = :$PEER_PORT )" | grep -q . && break
-    kill -0 "$DPID" 2>/dev/null || { echo "peer died at startup:" >&2; cat "$run/daemon.log" >&2; return 5; }
-    sleep 0.1
-  done
-  ss -ltnH "( sport = :$PEER_PORT )" | grep -q . || { echo "peer not listening on $PEER_PORT" >&2; cat "$run/daemon.log" >&2; return 5; }
-  sleep 0.5
-
-  local lg="$LOGGEN -S -r $RATE --active-connections=$CONNS -s $MSG_SIZE 127.0.0.1 $PEER_PORT"
-  # ---- warm-up (not measured) ---------------------------------------------------
-  local base=0 wsent=0
-  if (( warm > 0 )); then
-    $LOGGEN -S -r "$RATE" -I "$warm" --active-connections="$CONNS" -s "$MSG_SIZE" 127.0.0.1 "$PEER_PORT" \
-      > "$run/warmup.out" 2> "$run/warmup.err" || true
-    wsent=$(grep -o 'count=[0-9]*' "$run/warmup.err" | tail -1 | cut -d= -f2 || true); wsent=${wsent:-0}
-    read -r base _ < <(ktool settle "$topic" "$wsent" $((SETTLE_SECS * 1000)) $((STALL_SECS * 1000)) $((MAX_DRAIN_SECS * 1000)))
-    echo "warm-up ${warm}s: sent $wsent, records $base" | tee -a "$run/warmup.err"
-  fi
-
-  # ---- load ------------------------------------------------------------------------
-  local bpid=""; [ -z "$KAFKA_BOOTSTRAP" ] && bpid=$(cat "$KAFKA_DIR/broker.pid")
-  echo "${lg/-S / -S -I $LOAD_SECS }" > "$run/loggen.cmd"
-  local a_t a_d a_b
-  a_t=${EPOCHREALTIME/./}; a_d=$(cputicks "$DPID"); a_b=$(cputicks "$bpid")
-  set +e
-  /usr/bin/time -f "%U %S %e" -o "$run/loggen.time" \
-    $LOGGEN -S -r "$RATE" -I "$LOAD_SECS" --active-connections="$CONNS" -s "$MSG_SIZE" 127.0.0.1 "$PEER_PORT" \
-    > "$run/loggen.out" 2> "$run/loggen.err"
-  local lg_rc=$?
-  set -e
-  local l_t=${EPOCHREALTIME/./}
-  local sent; sent=$(grep -o 'count=[0-9]*' "$run/loggen.err" | tail -1 | cut -d= -f2 || true); sent=${sent:-0}
-
-  # ---- drain: wait until the topic stops growing -----------------------------------
-  local total last_us
-  read -r total last_us < <(ktool settle "$topic" $((base + sent)) $((SETTLE_SECS * 1000)) \
-                              $((STALL_SECS * 1000)) $((MAX_DRAIN_SECS * 1000)))
-  local e_d e_b; e_d=$(cputicks "$DPID"); e_b=$(cputicks "$bpid")
-  (( last_us < l_t )) && last_us=$l_t
-  case $peer in
-    sng) syslog-ng-ctl stats -c "$run/syslog-ng.ctl" > "$run/stats.txt" 2>&1 || true ;;
-  esac
-  trap - EXIT
-  stop_peer
-
-  # ---- record ------------------------------------------------------------------------
-  local records=$((total - base))
-  read -r lg_u lg_s _ < <(tail -1 "$run/loggen.time")
-  local avg; avg=$(sed -n 's/.*msg size=\([0-9.]*\).*/\1/p' "$run/loggen.err" | tail -1)
-  local row
-  row=$(awk -v a="$a_t" -v e="$last_us" -v sent="$sent" -v rec="$records" -v d0="$a_d" -v d1="$e_d" \
-    -v b0="${a_b:-0}" -v b1="${e_b:-0}" -v clk="$clk" -v lgu="$lg_u" -v lgs="$lg_s" -v avg="${avg:-0}" 'BEGIN {
-      el = (e - a) / 1e6; if (el <= 0) el = 1e-9; rate = rec / el;
-      dc = (d1 - d0) / clk; bc = (b1 - b0) / clk; n = (rec > 0) ? rec : 1;
-      printf "%d,%d,%d,%.3f,%.0f,%.2f,%.2f,%.3f,%.2f,%.3f,%.2f,%.1f",
-        sent, rec, sent - rec, el, rate, rate * avg / 1e6, dc, dc / n * 1e6, bc, bc / n * 1e6, lgu + lgs, avg }')
-  mkdir -p "$RESULTS_DIR"
-  [ -s "$CSV" ] || echo "ts,peer,run,topic,partitions,conns,load_secs,warmup_secs,compression,key,sent,records,lost,load_s,msgs_per_s,in_MB_per_s,peer_cpu_s,peer_us_per_msg,broker_cpu_s,broker_us_per_msg,loggen_cpu_s,avg_msg_bytes,loggen_rc,run_dir" > "$CSV"
-  echo "$(date -u +%FT%TZ),$peer,$tag,$topic,$PARTITIONS,$CONNS,$LOAD_SECS,$warm,$COMPRESSION,${KEY:-none},$row,$lg_rc,$run" >> "$CSV"
-  echo "$peer $tag: sent=$sent records=$records lost=$((sent - records)) $(echo "$row" | awk -F, '{printf "load_s=%s msg/s=%s peer_cpu=%ss (%s us/msg) broker=%s us/msg", $4, $5, $7, $8, $10}')"
 }
-
-stop_peer() {
-  stop_pid "${DPID:-}" 60 peer
-  DPID=""
+peer_alive() {
+  if [ -n "${SPID:-}" ] && ! kill -0 "$SPID" 2>/dev/null; then echo "  the broker (pid $SPID) is gone" >&2; return 1; fi
+}
+# the drain: one `KafkaTool watch` per drain polls the count every 100 ms and appends "COUNT FIRST_SEEN_US"
+# to count.txt when it changed; the probe reads the last line (no JVM start per poll)
+peer_settle_start() {
+  : > "$RUN/count.txt"
+  # a simple command in the background, so that KWPID is the JVM itself (a function would run in a subshell)
+  "$JAVA" -cp "$BENCH_JAR" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn dev.logrouter.bench.kafka.KafkaTool \
+    "$BOOT" watch "$TOPIC" 100 >> "$RUN/count.txt" 2>> "$RUN/count.err" &
+  KWPID=$!
+}
+peer_settle_stop() {
+  if [ -n "$KWPID" ]; then kill -TERM "$KWPID" 2>/dev/null || true; wait "$KWPID" 2>/dev/null || true; KWPID=""; fi
+}
+peer_probe() {
+  local n us
+  if read -r n us < <(tail -n 1 "$RUN/count.txt" 2>/dev/null) && [[ $n =~ ^[0-9]+$ ]]; then
+    P_LEVEL=$n; P_MTIME_US=$us
+  fi
+}
+peer_warmed() { echo "warm-up ${WARM}s: sent $WSENT, records $B1" | tee -a "$RUN/warmup.err"; }
+peer_drained() {
+  case $PEER in
+    sng) syslog-ng-ctl stats -c "$RUN/syslog-ng.ctl" > "$RUN/stats.txt" 2>&1 || true ;;
+  esac
+}
+peer_final() {
+  F_TOTAL=$(ktool count "$TOPIC") || { echo "cannot count the records in $TOPIC: run not recorded" >&2; return 1; }
+}
+peer_record() {
+  local lgc=$LG_CPU row
+  [ "$lgc" != - ] || lgc=0.00
+  row="$SENT,$DELIVERED,$R_LOST,$R_SECONDS,$R_RATE,$R_MBS,$R_DCPU,$R_DUS,${R_BCPU:-0.00},${R_BUS:-0.000},$lgc,$R_AVG"
+  bench_csv "ts,peer,run,topic,partitions,conns,load_secs,warmup_secs,compression,key,sent,records,lost,load_s,msgs_per_s,in_MB_per_s,peer_cpu_s,peer_us_per_msg,broker_cpu_s,broker_us_per_msg,loggen_cpu_s,avg_msg_bytes,loggen_rc,run_dir" \
+    "$(date -u +%FT%TZ),$PEER,$TAG,$TOPIC,$PARTITIONS,$CONNS,$LOAD_SECS,$WARM,$COMPRESSION,${KEY:-none},$row,$LG_RC,$RUN"
+  echo "$PEER $TAG: sent=$SENT records=$DELIVERED lost=$R_LOST load_s=$R_SECONDS msg/s=$R_RATE peer_cpu=${R_DCPU}s ($R_DUS us/msg) broker=${R_BUS:-0.000} us/msg"
 }
 
 # write_lr_config FILE TOPIC: logrouter's equivalent of sng-kafka.conf
@@ -220,74 +197,56 @@ write_lr_config() {
   } > "$f"
 }
 
-if [ "${1:-}" = __run ]; then
-  shift; one_run "$@"; exit $?
-fi
 if [ "${1:-}" = __lrconfig ]; then   # kafka-bench.sh __lrconfig FILE TOPIC: print/write the lr config only
   shift; write_lr_config "$@"; exit 0
 fi
+bench_dispatch "$@"                  # __run PEER TAG TOPIC: one run, under the lock
 
 # ============================================================================
 # main
 # ============================================================================
-peers=${1:?usage: kafka-bench.sh sng|lr|sng,lr [RUNS]}; runs=${2:-3}
-IFS=, read -r -a PEERS <<< "$peers"
-for p in "${PEERS[@]}"; do
-  case $p in
+[ -f "$BENCH_JAR" ] || { echo "missing $BENCH_JAR (KafkaTool; build it: ./mvnw -q -B package -DskipTests)" >&2; exit 2; }
+peer_check() {
+  case $1 in
     sng) ls /usr/lib/syslog-ng/*/libkafka.so > /dev/null 2>&1 \
            || { echo "syslog-ng kafka module missing: apt-get install -y syslog-ng-mod-rdkafka" >&2; exit 2; } ;;
     lr) [ -f "$ROUTER_JAR" ] || { echo "missing $ROUTER_JAR (set ROUTER_JAR)" >&2; exit 2; }
         mkdir -p "$WORK"; write_lr_config "$WORK/lr-check.yaml" bench-check
-        "$JAVA" -jar "$ROUTER_JAR" check-config --config "$WORK/lr-check.yaml" > "$WORK/lr-check.log" 2>&1 || { echo "logrouter rejects the config:" >&2; cat "$WORK/lr-check.log" >&2; exit 2; } ;;
-    *) echo "unknown peer $p (sng|lr|sng,lr)" >&2; exit 2 ;;
+        bench_check_config "$WORK/lr-check.yaml" "$WORK/lr-check.log" ;;
+    *) echo "unknown peer $1 (sng|lr|sng,lr)" >&2; exit 2 ;;
   esac
-done
-mkdir -p "$WORK" "$RESULTS_DIR"
-
-# the record counter, compiled once (outside any timing)
-[ -s "$SINKS_CP" ] || (cd "$REPO" && flock /tmp/mvn.lock ./mvnw -o -q -B -pl router-sinks dependency:build-classpath \
-    -Dmdep.outputFile="$SINKS_CP" -Dmdep.includeScope=test)
-if [ ! -f "$CLASSES/KafkaTool.class" ] || [ "$HERE/KafkaTool.java" -nt "$CLASSES/KafkaTool.class" ]; then
-  mkdir -p "$CLASSES"
-  javac -nowarn -cp "$(cat "$SINKS_CP")" -d "$CLASSES" "$HERE/KafkaTool.java"
-fi
-
-started_broker=0
-finish() {
-  if [ "$started_broker" = 1 ]; then "$HERE/broker.sh" stop "$KAFKA_DIR" || true; fi
 }
-trap finish EXIT
-if [ -z "$KAFKA_BOOTSTRAP" ]; then
-  if ! "$HERE/broker.sh" status "$KAFKA_DIR" > /dev/null 2>&1; then
-    rm -rf "$KAFKA_DIR"
-    "$HERE/broker.sh" start "$KAFKA_DIR" "$KAFKA_PORT"
-    started_broker=1
-  fi
-fi
-ktool describe
-
-first_line=$( [ -s "$CSV" ] && wc -l < "$CSV" || echo 1)
-for i in $(seq "$runs"); do
-  for p in "${PEERS[@]}"; do
-    topic=bench-$p-r$i
-    ktool create-topic "$topic" "$PARTITIONS" > /dev/null
-    flock "$LOCK" "$0" __run "$p" "r$i" "$topic" || echo "run $p r$i failed (rc $?)" >&2
-    d=$( [ -s "$CSV" ] && tail -1 "$CSV" | awk -F, -v t="$topic" '$4 == t {print $NF}' || true)
-    if [ -n "$d" ] && [ -d "$d" ]; then
-      ktool counts "$topic" > "$d/partitions.txt" 2>&1 || true
-      echo "  records per partition: $(grep -v total "$d/partitions.txt" | awk '{printf "p%s=%s ", $1, $2}')"
-      if [ "$SAMPLE" = 1 ]; then
-        ktool sample "$topic" 1 > "$d/sample.txt" 2>&1 && sed -n 1p "$d/sample.txt" | cut -c1-200
-      fi
+server_start() {
+  if [ -z "$KAFKA_BOOTSTRAP" ]; then
+    if ! "$HERE/broker.sh" status "$KAFKA_DIR" > /dev/null 2>&1; then
+      rm -rf "$KAFKA_DIR"
+      SERVER_STARTED=1
+      "$HERE/broker.sh" start "$KAFKA_DIR" "$KAFKA_PORT"
     fi
-    [ "$KEEP_TOPICS" = 1 ] || ktool delete-topic "$topic" || true
-  done
-done
-
+  fi
+  ktool describe
+}
+server_stop() { "$HERE/broker.sh" stop "$KAFKA_DIR" || true; }
+run_before() {
+  local topic=bench-$1-$2
+  ktool create-topic "$topic" "$PARTITIONS" > /dev/null
+  RUN_ARGS=("$topic")
+}
+run_after() {
+  local topic=bench-$1-$2 d
+  d=$( [ -s "$CSV" ] && tail -1 "$CSV" | awk -F, -v t="$topic" '$4 == t {print $NF}' || true)
+  if [ -n "$d" ] && [ -d "$d" ]; then
+    ktool counts "$topic" > "$d/partitions.txt" 2>&1 || true
+    echo "  records per partition: $(grep -v total "$d/partitions.txt" | awk '{printf "p%s=%s ", $1, $2}')"
+    if [ "$SAMPLE" = 1 ]; then
+      ktool sample "$topic" 1 > "$d/sample.txt" 2>&1 && sed -n 1p "$d/sample.txt" | cut -c1-200
+    fi
+  fi
+  [ "$KEEP_TOPICS" = 1 ] || ktool delete-topic "$topic" || true
+}
 # ---- medians of this invocation's runs --------------------------------------------------
-echo
-echo "medians over this invocation ($CSV):"
-tail -n +$((first_line + 1)) "$CSV" | awk -F, "$MED_AWK"'
+summary() {
+  bench_medians '
   { n[$2]++; k = $2 SUBSEP n[$2]; rate[k] = $15; lost[k] = $13; cpu[k] = $18; bcpu[k] = $20 }
   END {
     for (p in n) {
@@ -297,3 +256,5 @@ tail -n +$((first_line + 1)) "$CSV" | awk -F, "$MED_AWK"'
         p, n[p], med(rate, p, n[p]), runs, tl, med(cpu, p, n[p]), med(bcpu, p, n[p])
     }
   }'
+}
+bench_main "${1:?usage: kafka-bench.sh sng|lr|sng,lr [RUNS]}" "${2:-3}"

@@ -1,10 +1,17 @@
+package dev.logrouter.bench.kafka;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -21,11 +28,13 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Topic admin and record counter for the Kafka benchmark (router-bench/kafka), run as a
- * single-file source program (JEP 330) on router-sinks' test classpath:
+ * Topic admin and record counter for the TCP → Kafka benchmark ({@code router-bench/kafka/kafka-bench.sh}):
+ * the harness creates and deletes its topics with it, counts what the peer under test delivered, and samples
+ * a record per partition. It is a command-line tool, packaged in the shaded {@code router-bench/target/router-bench.jar}
+ * (which carries kafka-clients through router-sinks), so it needs nothing but the repository's ordinary build:
  *
  * <pre>
- *   java -cp "$(cat /tmp/sinks-cp.txt)" KafkaTool.java BOOTSTRAP COMMAND ARGS...
+ *   java -cp router-bench/target/router-bench.jar dev.logrouter.bench.kafka.KafkaTool BOOTSTRAP COMMAND ARGS...
  *     create-topic TOPIC PARTITIONS   create (replication 1); an existing topic is deleted first
  *     delete-topic TOPIC              delete if it exists
  *     count TOPIC                     records = sum over partitions of (end offset - beginning offset)
@@ -33,18 +42,30 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *     sample TOPIC N                  print the first N records of each non-empty partition
  *                                     (pPARTITION@OFFSET TAB key TAB value)
  *     describe                        cluster id and node count (a readiness probe)
- *     settle TOPIC EXPECTED SETTLE_MS STALL_MS MAX_MS
- *                                     poll the count every 100 ms until it stops growing, print
- *                                     "COUNT LAST_CHANGE_EPOCH_US" (see settle())
+ *     watch TOPIC INTERVAL_MS         poll the count every INTERVAL_MS until killed; print
+ *                                     "COUNT FIRST_SEEN_EPOCH_US" whenever it changed (the harness's
+ *                                     drain loop, lib/bench-lib.sh bench_settle, reads the last line)
  * </pre>
  *
- * The count comes from {@code Admin.listOffsets} (earliest / latest), so it reads no data
- * and costs the same for any topic size; the producers here are neither transactional nor
- * idempotent-with-aborts, so every offset in [begin, end) is one record. Runs on the main
- * thread only; the clients' own I/O threads are Kafka's. Exit status 0 = done, 1 = error.
+ * <p>The count comes from {@code Admin.listOffsets} (earliest / latest), so it reads no data and costs the same
+ * for any topic size; the producers here are neither transactional nor idempotent-with-aborts, so every offset
+ * in [begin, end) is one record.
+ *
+ * <p>Threads: everything here runs on the JVM's main thread, one command per process; the only other threads
+ * are the Kafka clients' own network threads inside {@code Admin} and {@code KafkaConsumer}. Exit status 0 =
+ * done, 1 = a Kafka error, 2 = a usage error.
  */
-public class KafkaTool {
+public final class KafkaTool {
 
+    private KafkaTool() {
+    }
+
+    /**
+     * Runs one command; see the class comment.
+     *
+     * @param args BOOTSTRAP COMMAND ARGS...
+     * @throws Exception on an unexpected failure (interrupted, a broker error outside the Admin futures)
+     */
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
             usage();
@@ -66,8 +87,7 @@ public class KafkaTool {
                     System.out.println("total " + total(c));
                 }
                 case "sample" -> sample(bootstrap, admin, arg(args, 2), Integer.parseInt(arg(args, 3)));
-                case "settle" -> settle(admin, arg(args, 2), Long.parseLong(arg(args, 3)),
-                        Long.parseLong(arg(args, 4)), Long.parseLong(arg(args, 5)), Long.parseLong(arg(args, 6)));
+                case "watch" -> watch(admin, arg(args, 2), Long.parseLong(arg(args, 3)), System.out);
                 case "describe" -> System.out.println("cluster " + admin.describeCluster().clusterId().get()
                         + " nodes " + admin.describeCluster().nodes().get().size());
                 default -> usage();
@@ -87,7 +107,7 @@ public class KafkaTool {
 
     private static void usage() {
         System.err.println("usage: KafkaTool BOOTSTRAP create-topic TOPIC PARTITIONS | delete-topic TOPIC"
-                + " | count TOPIC | counts TOPIC | sample TOPIC N | describe");
+                + " | count TOPIC | counts TOPIC | sample TOPIC N | describe | watch TOPIC INTERVAL_MS");
         System.exit(2);
     }
 
@@ -149,8 +169,8 @@ public class KafkaTool {
         }
         var begin = admin.listOffsets(earliest).all().get();
         var end = admin.listOffsets(latest).all().get();
-        Map<TopicPartition, Long> out = new java.util.TreeMap<>(
-                java.util.Comparator.comparingInt(TopicPartition::partition));
+        Map<TopicPartition, Long> out = new TreeMap<>(
+                Comparator.comparingInt(TopicPartition::partition));
         for (TopicPartition tp : tps) {
             out.put(tp, end.get(tp).offset() - begin.get(tp).offset());
         }
@@ -158,34 +178,30 @@ public class KafkaTool {
     }
 
     /**
-     * Waits until the topic's record count stops growing and prints "COUNT LAST_CHANGE_US",
-     * LAST_CHANGE_US being the wall-clock time (epoch microseconds) of
-     * the first poll that saw the final count. Settled = unchanged for {@code settleMs} once
-     * the count reached {@code expected}, or unchanged for {@code stallMs} (longer) while it is
-     * still short of it (loss or a stalled producer), or {@code maxMs} elapsed.
+     * Prints "COUNT FIRST_SEEN_US" (epoch microseconds of the poll that first saw COUNT) whenever the topic's
+     * record count changed, polling every {@code intervalMs}, until the process is killed. A failed poll is
+     * reported on stderr and retried. Output is flushed per line, so a reader of the file sees every change.
      */
-    private static void settle(Admin admin, String topic, long expected, long settleMs, long stallMs, long maxMs)
-            throws Exception {
-        long start = System.currentTimeMillis();
+    private static void watch(Admin admin, String topic, long intervalMs, PrintStream out) throws Exception {
         long last = -1;
-        long lastChangeMs = start;
-        long lastChangeUs = start * 1000;
         while (true) {
-            long n = total(counts(admin, topic));
-            long now = System.currentTimeMillis();
-            if (n != last) {
-                last = n;
-                lastChangeMs = now;
-                java.time.Instant i = java.time.Instant.now();
-                lastChangeUs = i.getEpochSecond() * 1_000_000L + i.getNano() / 1000;
+            try {
+                long n = total(counts(admin, topic));
+                if (n != last) {
+                    last = n;
+                    out.println(n + " " + nowMicros());
+                    out.flush();
+                }
+            } catch (ExecutionException e) {
+                System.err.println("KafkaTool watch " + topic + ": " + e.getCause());
             }
-            long quiet = now - lastChangeMs;
-            if ((n >= expected && quiet >= settleMs) || quiet >= stallMs || now - start >= maxMs) {
-                System.out.println(n + " " + lastChangeUs);
-                return;
-            }
-            Thread.sleep(100);
+            Thread.sleep(intervalMs);
         }
+    }
+
+    private static long nowMicros() {
+        Instant i = Instant.now();
+        return i.getEpochSecond() * 1_000_000L + i.getNano() / 1000;
     }
 
     private static long total(Map<TopicPartition, Long> counts) {
@@ -216,8 +232,8 @@ public class KafkaTool {
                             break;
                         }
                         System.out.println("p" + tp.partition() + "@" + r.offset() + "\t"
-                                + (r.key() == null ? "<null>" : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8))
-                                + "\t" + new String(r.value(), java.nio.charset.StandardCharsets.UTF_8));
+                                + (r.key() == null ? "<null>" : new String(r.key(), StandardCharsets.UTF_8))
+                                + "\t" + new String(r.value(), StandardCharsets.UTF_8));
                     }
                 }
             }
