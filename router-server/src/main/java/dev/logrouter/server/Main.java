@@ -8,6 +8,7 @@ import dev.logrouter.server.jmx.MonitoringConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +18,9 @@ import java.util.concurrent.CountDownLatch;
  * Command line of {@code logrouter.jar}:
  *
  * <pre>
- *   run [--config FILE]             start the router (default config/router.yaml, else the embedded default)
- *   check-config [--config FILE]    validate a configuration and exit (0 = valid, 1 = invalid)
+ *   run [--config FILE] [--log-level LEVEL]            start the router (default config/router.yaml, else
+ *                                                      the embedded default)
+ *   check-config [--config FILE] [--log-level LEVEL]   validate a configuration and exit (0 = valid, 1 = invalid)
  *   config-reference                every option, as Markdown
  *   stats [--jmx HOST:PORT | --pid PID] [--format table|json|prometheus]   every counter of a running router
  *   pdb match|test|dump ...         the PatternDB tool (pdbtool's commands)
@@ -26,6 +28,12 @@ import java.util.concurrent.CountDownLatch;
  *
  * SIGTERM or SIGINT stop the router cleanly (stop accepting, drain the ring, flush and close sinks)
  * and the process exits 0 when nothing was abandoned.
+ *
+ * <p>What a command answers (usage, a bad argument, an invalid configuration, {@code check-config}'s verdict, the
+ * output of {@code stats}, {@code pdb} and {@code config-reference}) is printed as it is. What the router reports
+ * while it runs (start, listening addresses, stop, the counters at exit, and every diagnostic of its components)
+ * is logged, one line each with time, level and logger ({@link Logging}); {@code --log-level} (error, warn,
+ * info, debug, trace; default info) sets how much.
  *
  * <p>Threads: the main thread runs the command and then waits; the signal handler thread stops the
  * router.
@@ -44,10 +52,18 @@ public final class Main {
             code = run(args, System.out, System.err);
         } catch (Exception | Error e) {
             // e.g. a port in use: say why and end the process (threads already started must not keep it alive)
-            System.err.println("logrouter: " + e);
+            log().log(Level.ERROR, e.toString());
             code = 1;
         }
         System.exit(code);
+    }
+
+    /**
+     * Main's logger, created when first used: after {@link Logging#configure}, which a logger created in Main's
+     * static initializer would precede (slf4j-simple reads its levels when a logger is created).
+     */
+    private static System.Logger log() {
+        return System.getLogger(Main.class.getName());
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
@@ -65,20 +81,30 @@ public final class Main {
                     out, err);
         }
         String configFile = null;
+        String logLevel = null;
         for (int i = 1; i < args.length; i++) {
             if ((args[i].equals("--config") || args[i].equals("-c")) && i + 1 < args.length) {
                 configFile = args[++i];
+            } else if (args[i].equals("--log-level") && i + 1 < args.length) {
+                try {
+                    logLevel = Logging.checkLevel(args[++i]);
+                } catch (IllegalArgumentException e) {
+                    err.println("logrouter: --log-level " + e.getMessage());
+                    usage(err);
+                    return 2;
+                }
             } else {
                 err.println("logrouter: unknown argument '" + args[i] + "'");
                 usage(err);
                 return 2;
             }
         }
+        Logging.configure(logLevel); // before anything logs: see Logging
         switch (command) {
             case "run":
-                return runRouter(configFile, err);
+                return runRouter(configFile, logLevel, err);
             case "check-config":
-                return checkConfig(configFile, out, err);
+                return checkConfig(configFile, logLevel, out, err);
             case "config-reference":
                 out.print(ComponentTypes.reference());
                 return 0;
@@ -95,28 +121,47 @@ public final class Main {
     }
 
     private static void usage(PrintStream s) {
-        s.println("usage: java -jar logrouter.jar run [--config FILE]");
-        s.println("       java -jar logrouter.jar check-config [--config FILE]");
+        s.println("usage: java -jar logrouter.jar run [--config FILE] [--log-level LEVEL]");
+        s.println("       java -jar logrouter.jar check-config [--config FILE] [--log-level LEVEL]");
         s.println("       java -jar logrouter.jar config-reference    (every option, as Markdown)");
         s.println("       java -jar logrouter.jar stats [--jmx HOST:PORT | --pid PID] [--format table|json|prometheus]");
         s.println("                 [--user USER [--password-file FILE]] [--tls]   (counters of a running router)");
         s.println("       java -jar logrouter.jar pdb match|test|dump ...   (PatternDB tool, like pdbtool; pdb help)");
         s.println("Default FILE: " + DEFAULT_CONFIG + " if it exists, else the embedded default configuration.");
+        s.println("LEVEL of the router's diagnostics on stderr: " + String.join("|", Logging.LEVELS)
+                + " (default info; libraries log warnings and errors)");
     }
 
-    static RouterConfig load(String configFile, PrintStream err) throws ConfigException, IOException {
+    static RouterConfig load(String configFile) throws ConfigException, IOException {
+        return load(configFile, null);
+    }
+
+    /**
+     * Loads and checks the configuration; the file's {@code logging.level} is applied unless {@code commandLineLevel}
+     * (from {@code --log-level}) is set.
+     */
+    static RouterConfig load(String configFile, String commandLineLevel) throws ConfigException, IOException {
         if (configFile == null && !Files.exists(Path.of(DEFAULT_CONFIG))) {
             try (InputStream in = Main.class.getResourceAsStream(EMBEDDED_CONFIG)) {
                 if (in == null) {
                     throw new ConfigException("no " + DEFAULT_CONFIG + " and no embedded default configuration");
                 }
-                err.println("logrouter: " + DEFAULT_CONFIG + " not found, using the embedded default configuration");
-                return compiled(ComponentTypes.loader().load(new String(in.readAllBytes(), StandardCharsets.UTF_8),
-                        "embedded:router.yaml"), "embedded:router.yaml");
+                log().log(Level.WARNING, DEFAULT_CONFIG
+                        + " not found, using the embedded default configuration");
+                return compiled(withLogLevel(ComponentTypes.loader().load(new String(in.readAllBytes(),
+                        StandardCharsets.UTF_8), "embedded:router.yaml"), commandLineLevel), "embedded:router.yaml");
             }
         }
         String file = configFile == null ? DEFAULT_CONFIG : configFile;
-        return compiled(ComponentTypes.loader().load(Path.of(file)), file);
+        return compiled(withLogLevel(ComponentTypes.loader().load(Path.of(file)), commandLineLevel), file);
+    }
+
+    /** Applies the file's {@code logging.level} before the checks create loggers, unless the command line set one. */
+    private static RouterConfig withLogLevel(RouterConfig cfg, String commandLineLevel) {
+        if (commandLineLevel == null) {
+            Logging.configure(LoggingConfig.of(cfg).level());
+        }
+        return cfg;
     }
 
     /** Compiles the routes once (filters, regexes, parser options) so that their errors are config errors. */
@@ -137,9 +182,10 @@ public final class Main {
         return cfg;
     }
 
-    private static int checkConfig(String configFile, PrintStream out, PrintStream err) throws IOException {
+    private static int checkConfig(String configFile, String logLevel, PrintStream out, PrintStream err)
+            throws IOException {
         try {
-            RouterConfig cfg = load(configFile, err);
+            RouterConfig cfg = load(configFile, logLevel);
             out.println("configuration OK: " + cfg.sources().size() + " source(s), " + cfg.sinks().size()
                     + " sink(s), " + cfg.routes().size() + " route(s)");
             return 0;
@@ -149,10 +195,10 @@ public final class Main {
         }
     }
 
-    private static int runRouter(String configFile, PrintStream err) throws Exception {
+    private static int runRouter(String configFile, String logLevel, PrintStream err) throws Exception {
         RouterConfig cfg;
         try {
-            cfg = load(configFile, err);
+            cfg = load(configFile, logLevel);
         } catch (ConfigException e) {
             err.println("logrouter: invalid configuration: " + e.getMessage());
             return 1;
@@ -160,25 +206,30 @@ public final class Main {
         Router router = new Router(cfg);
         CountDownLatch stopped = new CountDownLatch(1);
         boolean[] clean = {true};
+        System.Logger log = log();
         Runnable stop = () -> {
             try {
-                err.println("logrouter: stopping: no longer accepting, draining the ring, flushing sinks");
+                log.log(Level.INFO, "stopping: no longer accepting, draining the ring, flushing sinks");
                 clean[0] = router.stop();
                 for (var g : router.metrics().groups()) {
-                    StringBuilder line = new StringBuilder("logrouter: stats ").append(g.type()).append(' ')
+                    StringBuilder line = new StringBuilder("stats ").append(g.type()).append(' ')
                             .append(g.name()).append(':');
                     for (var m : g.metrics()) {
                         line.append(' ').append(m.name()).append('=').append(m.value().getAsLong());
                     }
-                    err.println(line);
+                    log.log(Level.INFO, line.toString());
                 }
-                err.println(clean[0] ? "logrouter: stopped cleanly" : "logrouter: stopped, but gave up waiting");
+                if (clean[0]) {
+                    log.log(Level.INFO, "stopped cleanly");
+                } else {
+                    log.log(Level.WARNING, "stopped, but gave up waiting");
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 clean[0] = false;
             } catch (RuntimeException | Error e) {
                 clean[0] = false;
-                err.println("logrouter: error while stopping: " + e);
+                log.log(Level.ERROR, "error while stopping: " + e, e);
             } finally {
                 stopped.countDown();
             }
@@ -186,13 +237,13 @@ public final class Main {
         Signals.onTermination(stop);
         router.start();
         for (Source s : router.sources()) {
-            err.println("logrouter: source " + s.name() + " listening on " + s.boundAddress());
+            log.log(Level.INFO, "source " + s.name() + " listening on " + s.boundAddress());
         }
         if (router.remoteJmxUrl() != null) {
-            err.println("logrouter: remote JMX on " + router.remoteJmxUrl()
+            log.log(Level.INFO, "remote JMX on " + router.remoteJmxUrl()
                     + (MonitoringConfig.of(cfg).jmx().passwordFile() == null ? " (no authentication: loopback only)" : ""));
         }
-        err.println("logrouter: running (ring " + cfg.pipeline().ringSize() + ", " + cfg.pipeline().parseWorkers()
+        log.log(Level.INFO, "running (ring " + cfg.pipeline().ringSize() + ", " + cfg.pipeline().parseWorkers()
                 + " parse workers, " + cfg.sinks().size() + " sink(s)); SIGTERM stops");
         stopped.await();
         return clean[0] ? 0 : 1;

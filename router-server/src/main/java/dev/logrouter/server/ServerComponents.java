@@ -7,7 +7,7 @@ import dev.logrouter.server.jmx.JmxTlsConfig;
 import dev.logrouter.server.jmx.MonitoringConfig;
 
 /**
- * The server's own top-level section, {@code monitoring:} (JMX). Listed in
+ * The server's own top-level sections: {@code monitoring:} (JMX) and {@code logging:} (the level of its diagnostics). Listed in
  * {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.
  *
  * <p>Threads: stateless.
@@ -22,6 +22,7 @@ public final class ServerComponents implements ComponentProvider {
     @Override
     public void register(ComponentRegistry registry) {
         registry.section(MonitoringConfig.KEY, MonitoringConfig.class, "JMX and statistics.")
+                .section(LoggingConfig.KEY, LoggingConfig.class, "The router's diagnostics on stderr: their level.")
                 .nested("monitoring.jmx", JmxConfig.class)
                 .nested("monitoring.jmx.tls", JmxTlsConfig.class);
     }

@@ -66,7 +66,7 @@ class DocumentationTest {
                 // examples name ruleset files relative to the repository root, where operators run them
                 Path copy = Files.createTempFile("example-", ".yaml");
                 Files.writeString(copy, Files.readString(f).replace("[config/", "[" + ROOT.resolve("config") + "/"));
-                var cfg = Main.load(copy.toString(), System.err);
+                var cfg = Main.load(copy.toString());
                 Files.delete(copy);
                 assertThat(cfg.sinks()).as("%s", f).isNotEmpty();
             }

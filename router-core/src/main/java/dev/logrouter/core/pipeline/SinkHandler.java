@@ -10,6 +10,8 @@ import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.util.Clock;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -37,6 +39,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class SinkHandler implements EventHandler<LogEvent> {
 
+    private static final Logger LOG = System.getLogger(SinkHandler.class.getName());
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long FLUSH_REQUEST_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -276,12 +279,12 @@ public final class SinkHandler implements EventHandler<LogEvent> {
             settleHandled(); // the last events, flushed on the way out
             durable = settled;
             if (attempt(Op.CLOSE, null, maxRetries >= 0) == GAVE_UP) {
-                System.err.println("logrouter: sink " + name + ": close given up after max-retries: " + lastError);
+                LOG.log(Level.ERROR, "sink " + name + ": close given up after max-retries: " + lastError);
             }
             try {
                 deadLetters.close();
             } catch (java.io.IOException e) {
-                System.err.println("logrouter: sink " + name + ": closing the dead-letter file: " + e);
+                LOG.log(Level.WARNING, "sink " + name + ": closing the dead-letter file: " + e);
             }
         } finally {
             flushesServed = flushRequests.get(); // a waiting operator learns the sink stopped (its batch flushed above)
@@ -335,10 +338,10 @@ public final class SinkHandler implements EventHandler<LogEvent> {
             return true;
         } catch (UnsupportedOperationException e) {
             canHandOver = false;
-            System.err.println("logrouter: sink " + name + ": cannot hand its pending batch over (" + e.getMessage()
+            LOG.log(Level.WARNING, "sink " + name + ": cannot hand its pending batch over (" + e.getMessage()
                     + "): its flushes are retried without limit");
         } catch (Exception e) {
-            System.err.println("logrouter: sink " + name + ": handing its pending batch to the dead-letter file "
+            LOG.log(Level.WARNING, "sink " + name + ": handing its pending batch to the dead-letter file "
                     + "failed (" + e + "): the flush is retried without limit");
         }
         return false;
@@ -406,7 +409,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                     gaveUpAtOnce = givingUp;
                     if (!givingUp) {
                         givingUp = true;
-                        System.err.println("logrouter: sink " + name + ": " + lastError + "; given up after "
+                        LOG.log(Level.ERROR, "sink " + name + ": " + lastError + "; given up after "
                                 + retried + " retries (max-retries): the item goes to " + deadLetters.path()
                                 + ", and every further failing item too, at once, until an append or flush succeeds");
                     }
@@ -414,7 +417,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                     return GAVE_UP;
                 }
                 state = RETRYING;
-                System.err.println("logrouter: sink " + name + ": " + lastError + "; retrying in "
+                LOG.log(Level.WARNING, "sink " + name + ": " + lastError + "; retrying in "
                         + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms");
                 LockSupport.parkNanos(backoff);
                 retries.inc();
@@ -428,7 +431,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     private void recovered(Op op) {
         if (givingUp && (op == Op.APPEND || op == Op.FLUSH)) {
             givingUp = false;
-            System.err.println("logrouter: sink " + name + ": " + op + " succeeded again: failures are retried again");
+            LOG.log(Level.INFO, "sink " + name + ": " + op + " succeeded again: failures are retried again");
         }
         state = givingUp ? GIVING_UP : RUNNING;
     }

@@ -7,6 +7,8 @@ import dev.logrouter.core.template.JsonStringEscaper;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,13 +23,14 @@ import java.time.Instant;
  * the item had one, status only where the server answered one), appended to a file
  * ({@code data/dead-letter/<sink>.jsonl} by default) and counted ({@code deadLettered}). Each line is written
  * and flushed to the operating system before {@link #write} returns. When the file itself cannot be written the
- * error is printed with the item's reason and counted ({@code deadLetterFailures}, and {@link #lostItems()}): the
+ * error is logged with the item's reason and counted ({@code deadLetterFailures}, and {@link #lostItems()}): the
  * item is then lost, and said to be.
  *
  * <p>Threads: the sink's thread (the file is opened on first use); {@link #lostItems()} too.
  */
 public final class DeadLetterFile implements AutoCloseable {
 
+    private static final Logger LOG = System.getLogger(DeadLetterFile.class.getName());
 
     private final String sink;
     private final Path path;
@@ -47,7 +50,7 @@ public final class DeadLetterFile implements AutoCloseable {
         this.written = metrics.counter("deadLettered", "Items this sink can never write, written to its dead-letter "
                 + "file with the reason.");
         this.failures = metrics.counter("deadLetterFailures", "Dead letters that could not be written to the "
-                + "dead-letter file (the item is lost; the error is printed).");
+                + "dead-letter file (the item is lost; the error is logged).");
     }
 
     public Path path() {
@@ -61,7 +64,7 @@ public final class DeadLetterFile implements AutoCloseable {
      * @param reason why it can never be written
      * @param key    the item's key, or null
      * @param event  the item as the sink rendered it; when the file cannot be written the item is lost, counted
-     *               ({@link #lostItems}) and printed
+     *               ({@link #lostItems}) and logged
      */
     public void write(String target, String reason, byte[] key, byte[] event, int off, int len) {
         write(target, 0, reason, key, event, off, len);
@@ -106,7 +109,7 @@ public final class DeadLetterFile implements AutoCloseable {
         } catch (IOException e) {
             failures.inc();
             lostItems++;
-            System.err.println("logrouter: sink " + sink + ": cannot write dead letter to " + path + " (" + e
+            LOG.log(Level.ERROR, "sink " + sink + ": cannot write dead letter to " + path + " (" + e
                     + "); item lost: " + reason);
             if (out != null) {
                 try {

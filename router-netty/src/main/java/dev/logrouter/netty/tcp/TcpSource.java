@@ -20,6 +20,8 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.InetSocketAddress;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,6 +34,8 @@ import java.util.concurrent.TimeUnit;
  * on Netty's global executor thread; {@code reloadTls} on a JMX thread.
  */
 public final class TcpSource implements Source {
+
+    private static final Logger LOG = System.getLogger(TcpSource.class.getName());
 
     /** A connection that read nothing for this long during a clean stop has nothing more to give. */
     static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
@@ -150,12 +154,12 @@ public final class TcpSource implements Source {
 
     private void tlsReloaded() {
         tlsCounters.reloaded();
-        System.err.println("logrouter: source " + cfg.name() + ": TLS certificate reloaded: " + tls.certificateSummary());
+        LOG.log(Level.INFO, "source " + cfg.name() + ": TLS certificate reloaded: " + tls.certificateSummary());
     }
 
     private void tlsReloadFailed(RuntimeException e) {
         tlsCounters.reloadFailed(e.getMessage());
-        System.err.println("logrouter: source " + cfg.name() + ": TLS reload failed, the previous certificate stays "
+        LOG.log(Level.WARNING, "source " + cfg.name() + ": TLS reload failed, the previous certificate stays "
                 + "in use: " + e.getMessage());
     }
 

@@ -9,6 +9,8 @@ import dev.logrouter.patterndb.ruleset.PdbLoadException;
 import dev.logrouter.patterndb.ruleset.PdbLoader;
 
 import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,6 +29,8 @@ import java.util.stream.IntStream;
  * volatile read per message); {@link #reload()} runs on a JMX thread.
  */
 public final class PatternDbService {
+
+    private static final Logger LOG = System.getLogger(PatternDbService.class.getName());
 
     /** A built database with its per-rule hit counters. */
     public record Loaded(PatternDb db, LongAdder[] hits, int fileCount, int warningCount) {
@@ -101,7 +105,7 @@ public final class PatternDbService {
         loaded.forEach(f -> warnings.addAll(f.warnings())); // each names its file and position
         PatternDb db = PatternDb.build(loaded, warnings::add, zone);
         for (String w : warnings) {
-            System.err.println("logrouter: patterndb: " + w);
+            LOG.log(Level.WARNING, "patterndb: " + w);
         }
         LongAdder[] hits = new LongAdder[db.rules().size()];
         for (int i = 0; i < hits.length; i++) {
@@ -129,7 +133,7 @@ public final class PatternDbService {
                     + (next.warningCount() == 0 ? "" : ", " + next.warningCount() + " warnings (see the log)");
         } catch (IOException | PdbLoadException | RuntimeException e) {
             reloadFailures.inc();
-            System.err.println("logrouter: patterndb: reload failed, the active rulesets stay: " + e.getMessage());
+            LOG.log(Level.WARNING, "patterndb: reload failed, the active rulesets stay: " + e.getMessage());
             throw new IllegalStateException("reload failed, the active rulesets stay: " + e.getMessage(), e);
         }
     }

@@ -4,6 +4,8 @@ import dev.logrouter.core.metrics.MetricRegistry;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -50,6 +52,7 @@ import javax.rmi.ssl.SslRMIClientSocketFactory;
  */
 public final class RemoteJmx implements AutoCloseable {
 
+    private static final Logger LOG = System.getLogger(RemoteJmx.class.getName());
     private static final String HOSTNAME_PROPERTY = "java.rmi.server.hostname";
 
     private final Registry registry;
@@ -256,7 +259,7 @@ public final class RemoteJmx implements AutoCloseable {
         try {
             server.stop();
         } catch (IOException e) {
-            System.err.println("logrouter: stopping remote JMX: " + e);
+            LOG.log(Level.WARNING, "stopping remote JMX: " + e);
         }
         try {
             UnicastRemoteObject.unexportObject(registry, true);

@@ -22,6 +22,8 @@ import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
 
 import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.util.ArrayDeque;
@@ -71,6 +73,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ElasticsearchSink implements Sink {
 
+    private static final Logger LOG = System.getLogger(ElasticsearchSink.class.getName());
     private static final long MIN_RETRY_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** Longest index name Elasticsearch accepts, in bytes. */
     static final int MAX_INDEX = 255;
@@ -286,7 +289,7 @@ public final class ElasticsearchSink implements Sink {
             long backoff = retryBackoffNanos;
             // jitter over the upper half: spreads the retries of several sinks or routers
             long wait = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
-            System.err.println("logrouter: sink " + cfg.name() + ": " + retry.size() + " documents answered 429/5xx ("
+            LOG.log(Level.WARNING, "sink " + cfg.name() + ": " + retry.size() + " documents answered 429/5xx ("
                     + lastRetryReason + "); sending them again in " + TimeUnit.NANOSECONDS.toMillis(wait) + " ms");
             retrying = retry.size();
             for (long end = System.nanoTime() + wait; !aborted && System.nanoTime() < end; ) {

@@ -26,6 +26,8 @@ import org.apache.hadoop.ipc.RemoteException;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,6 +61,8 @@ import java.util.Set;
  * <p>Threads: every method runs on the sink's own thread, except {@link #abort()} (any thread).
  */
 public final class HdfsSink implements Sink {
+
+    private static final Logger LOG = System.getLogger(HdfsSink.class.getName());
 
     /** Where lines go whose rendered path is refused, inside the base directory. */
     static final String INVALID_PATH_FILE = "invalid-path.log";
@@ -493,7 +497,7 @@ public final class HdfsSink implements Sink {
                 throw new IOException("cutting " + f.tmp + " back to its " + f.acked + " acknowledged bytes: in progress");
             }
         } else if (length < f.acked) {
-            System.err.println("logrouter: sink " + cfg.name() + ": " + f.tmp + " has " + length
+            LOG.log(Level.ERROR, "sink " + cfg.name() + ": " + f.tmp + " has " + length
                     + " bytes after recovery, " + f.acked + " were acknowledged");
         }
         f.broken = false;
@@ -502,7 +506,7 @@ public final class HdfsSink implements Sink {
     }
 
     private void lostPart(PartFile f) {
-        System.err.println("logrouter: sink " + cfg.name() + ": " + f.tmp + " vanished before its recovery");
+        LOG.log(Level.ERROR, "sink " + cfg.name() + ": " + f.tmp + " vanished before its recovery");
         f.completed();
     }
 
@@ -572,7 +576,7 @@ public final class HdfsSink implements Sink {
             housekeeping(now);
         } catch (IOException | RuntimeException e) {
             housekeepingFailures.inc();
-            System.err.println("logrouter: sink " + cfg.name() + ": completing parts: " + e + "; tried again later");
+            LOG.log(Level.WARNING, "sink " + cfg.name() + ": completing parts: " + e + "; tried again later");
         }
     }
 
@@ -615,7 +619,7 @@ public final class HdfsSink implements Sink {
                 }
                 f.close();
             } catch (IOException e) {
-                System.err.println("logrouter: sink " + cfg.name() + ": closing the HDFS client: " + e);
+                LOG.log(Level.WARNING, "sink " + cfg.name() + ": closing the HDFS client: " + e);
             }
         }
     }

@@ -17,6 +17,8 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.nio.charset.StandardCharsets;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
@@ -48,6 +50,7 @@ import java.util.function.LongSupplier;
  */
 public final class KafkaSource implements Source {
 
+    private static final Logger LOG = System.getLogger(KafkaSource.class.getName());
     private static final int MAX_BATCH = 256;
     private static final byte[] EMPTY = new byte[0];
 
@@ -118,7 +121,7 @@ public final class KafkaSource implements Source {
                 + "again: duplicates).");
         this.droppedUnpublished = metrics.counter("droppedUnpublished", "Records fetched but not yet published "
                 + "when their partition was taken away or the router stopped (not committed: read again).");
-        this.errors = metrics.counter("errors", "Consumer errors (each printed; the source retries after 1 s, except after one that stops "
+        this.errors = metrics.counter("errors", "Consumer errors (each logged; the source retries after 1 s, except after one that stops "
                 + "its consumer thread).");
         metrics.gauge("assignedPartitions", "Partitions this router reads now.", () -> assigned);
         metrics.gauge("uncommitted", "Records published whose offsets are not committed yet.", this::uncommitted);
@@ -181,7 +184,7 @@ public final class KafkaSource implements Source {
                 } catch (org.apache.kafka.common.KafkaException e) {
                     // authorization, a deleted topic, ...: say so and try again (what was fetched is kept)
                     errors.inc();
-                    System.err.println("logrouter: source " + cfg.name() + ": " + e + "; retrying in 1 s");
+                    LOG.log(Level.WARNING, "source " + cfg.name() + ": " + e + "; retrying in 1 s");
                     LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
                 }
             }
@@ -197,13 +200,13 @@ public final class KafkaSource implements Source {
             // close() gave up waiting
         } catch (Throwable e) {
             errors.inc();
-            System.err.println("logrouter: source " + cfg.name() + ": consumer stopped: " + e);
+            LOG.log(Level.ERROR, "source " + cfg.name() + ": consumer stopped: " + e, e);
         } finally {
             fetchingStopped.countDown();
             try {
                 consumer.close(Duration.ofSeconds(10));
             } catch (RuntimeException e) {
-                System.err.println("logrouter: source " + cfg.name() + ": closing the consumer: " + e);
+                LOG.log(Level.WARNING, "source " + cfg.name() + ": closing the consumer: " + e);
             }
             closed.countDown();
         }
@@ -286,7 +289,7 @@ public final class KafkaSource implements Source {
             consumer.commitSync(offsets, Duration.ofSeconds(30));
         } catch (RuntimeException e) {
             commitFailures.inc();
-            System.err.println("logrouter: source " + cfg.name() + ": offset commit failed: " + e);
+            LOG.log(Level.WARNING, "source " + cfg.name() + ": offset commit failed: " + e);
         }
     }
 
