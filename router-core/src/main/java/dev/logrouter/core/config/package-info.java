@@ -1,8 +1,11 @@
 /**
- * Configuration: YAML bound to immutable records whose options are declared once with
- * {@link dev.logrouter.core.option.Option} (doc and default); {@link dev.logrouter.core.config.ConfigLoader}
- * reports unknown keys and bad values with file, line and YAML path.
+ * The configuration as a whole, and the registry of component types: {@link dev.logrouter.core.config.RouterConfig}
+ * (the core's keys, and the top-level sections the modules register), routes and pipeline options;
+ * {@link dev.logrouter.core.config.ComponentRegistry}, filled by each module's
+ * {@link dev.logrouter.core.config.ComponentProvider} through {@link java.util.ServiceLoader};
+ * {@link dev.logrouter.core.config.ConfigLoader}, which binds a YAML file to those records and reports unknown keys,
+ * unknown types (listing the registered ones) and bad values with file, line and YAML path; and
+ * {@link dev.logrouter.core.config.ConfigReference}, the reference generated from the declarations. This package
+ * sits at the top of the core: it puts the sources, stages and sinks together and nothing below imports it.
  */
 package dev.logrouter.core.config;
-
-import dev.logrouter.core.option.Option;
