@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.PropertyBindingException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -64,6 +64,7 @@ public final class ConfigLoader {
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(DeserializationFeature.FAIL_ON_IGNORED_PROPERTIES)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
                 .build();
         registry.sources().forEach((name, type) -> mapper.registerSubtypes(new NamedType(type, name)));
@@ -383,7 +384,7 @@ public final class ConfigLoader {
                 sb.append(path).append(": ");
             }
         }
-        if (e instanceof UnrecognizedPropertyException upe) {
+        if (e instanceof PropertyBindingException upe) { // unknown, or a name that is no key (RouterConfig.sections)
             sb.append("unknown option '").append(upe.getPropertyName()).append("'");
             Collection<Object> known = upe.getKnownPropertyIds();
             if (known != null && !known.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.logrouter.core.config;
 
 import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.parse.ParserConfig;
@@ -16,6 +17,8 @@ import java.util.Map;
  *
  * <p>Threads: immutable, any thread.
  */
+// "sections" is the any-setter's parameter, not a key: a file that names it is refused (FAIL_ON_IGNORED_PROPERTIES)
+@JsonIgnoreProperties({"sections"})
 public record RouterConfig(
         @Option(doc = "Network (and later other) sources.", defaultValue = Option.REQUIRED)
         List<SourceConfig> sources,

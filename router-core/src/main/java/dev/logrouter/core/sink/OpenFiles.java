@@ -23,9 +23,9 @@ import java.util.function.Predicate;
  * <p>Closing is the sink's: {@link #evictBeyond} and {@link #sweep} hand each file to the sink's completion and drop
  * it only once that returned, so a completion that fails leaves the file here to be tried again.
  *
- * @param <F> the sink's open-file type
- *
  * <p>Threads: one sink's thread.
+ *
+ * @param <F> the sink's open-file type
  */
 public final class OpenFiles<F> {
 

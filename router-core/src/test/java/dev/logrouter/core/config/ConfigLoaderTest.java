@@ -234,6 +234,11 @@ class ConfigLoaderTest {
                 .hasMessageContaining("extra").hasMessageContaining("sources");
         // a loader without the section refuses the key
         assertThat(failure("extra:", "  size: 1", MINIMAL)).contains("unknown option 'extra'");
+        // the sections are top-level keys: the record component that holds them is no key of its own
+        Throwable sectionsKey = catchThrowable(() -> withSection.load("sections: {extra: {size: 1}}\n" + MINIMAL,
+                ORIGIN));
+        assertThat(sectionsKey).isInstanceOf(ConfigException.class).hasMessageContaining(ORIGIN + ":1:")
+                .hasMessageContaining("unknown option 'sections'");
     }
 
     /** A module's top-level section, for {@link #modulesSectionsBindWithDefaultsAndErrorsNameTheirPath}. */
