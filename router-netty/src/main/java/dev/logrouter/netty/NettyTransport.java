@@ -28,12 +28,12 @@ public final class NettyTransport implements AutoCloseable {
     private final boolean epoll;
     private final EventLoopGroup group;
 
-    /** @param threads event loop threads; 0 = number of cores */
     /** The event loops the network sources of one router share: made by the first source built, closed by the router. */
     public static NettyTransport shared(SourceContext ctx) {
         return ctx.shared().get(NettyTransport.class, () -> new NettyTransport(ctx.ioThreads()));
     }
 
+    /** @param threads event loop threads; 0 = number of cores */
     public NettyTransport(int threads) {
         this.epoll = Epoll.isAvailable() && !Boolean.getBoolean("logrouter.nio");
         int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();

@@ -49,12 +49,6 @@ public final class RingPublisher {
     final Counter bytes;
 
     /**
-     * @param formatHint {@link LogEvent#FORMAT_AUTO}, {@link LogEvent#FORMAT_RFC3164} or
-     *                   {@link LogEvent#FORMAT_RFC5424}
-     * @param sinkMask   the sinks stamped on each event at publish time; the router passes 0 because its
-     *                   parse workers set each event's sinks from the routes (tests without routes pass theirs)
-     */
-    /**
      * The publisher of the source {@code ctx} builds: its ring, index, name and counters, no sinks (the parse
      * workers set each event's sinks from the routes).
      */
@@ -62,6 +56,12 @@ public final class RingPublisher {
         return new RingPublisher(ctx.ring(), ctx.index(), ctx.name(), format.hint(), 0L, ctx.metrics());
     }
 
+    /**
+     * @param formatHint {@link LogEvent#FORMAT_AUTO}, {@link LogEvent#FORMAT_RFC3164} or
+     *                   {@link LogEvent#FORMAT_RFC5424}
+     * @param sinkMask   the sinks stamped on each event at publish time; the router passes 0 because its
+     *                   parse workers set each event's sinks from the routes (tests without routes pass theirs)
+     */
     public RingPublisher(RingBuffer<LogEvent> ring, int sourceId, String sourceName, byte formatHint, long sinkMask,
                          MetricGroup metrics) {
         this.ring = ring;

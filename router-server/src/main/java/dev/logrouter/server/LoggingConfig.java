@@ -12,7 +12,8 @@ import dev.logrouter.core.option.Option;
 public record LoggingConfig(
         @Option(doc = "Level of the router's own diagnostics on stderr: error, warn, info, debug or trace. The "
                 + "libraries (Kafka, Hadoop, Elasticsearch client, Netty) log warnings and errors (errors only with "
-                + "error). run --log-level overrides it.", defaultValue = "info")
+                + "error). Not set: info, or what -Dorg.slf4j.simpleLogger.* system properties say. run "
+                + "--log-level overrides it.", defaultValue = Option.NONE)
         String level) {
 
     /** The top-level key of this section. */

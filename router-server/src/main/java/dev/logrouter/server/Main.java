@@ -146,20 +146,24 @@ public final class Main {
                 if (in == null) {
                     throw new ConfigException("no " + DEFAULT_CONFIG + " and no embedded default configuration");
                 }
-                log().log(Level.WARNING, DEFAULT_CONFIG
-                        + " not found, using the embedded default configuration");
-                return compiled(withLogLevel(ComponentTypes.loader().load(new String(in.readAllBytes(),
-                        StandardCharsets.UTF_8), "embedded:router.yaml"), commandLineLevel), "embedded:router.yaml");
+                RouterConfig cfg = withLogLevel(ComponentTypes.loader().load(new String(in.readAllBytes(),
+                        StandardCharsets.UTF_8), "embedded:router.yaml"), commandLineLevel);
+                log().log(Level.WARNING, DEFAULT_CONFIG + " not found, using the embedded default configuration");
+                return compiled(cfg, "embedded:router.yaml");
             }
         }
         String file = configFile == null ? DEFAULT_CONFIG : configFile;
         return compiled(withLogLevel(ComponentTypes.loader().load(Path.of(file)), commandLineLevel), file);
     }
 
-    /** Applies the file's {@code logging.level} before the checks create loggers, unless the command line set one. */
+    /**
+     * Applies the file's {@code logging.level}, when it sets one and the command line did not, before anything logs
+     * (the checks that follow create loggers).
+     */
     private static RouterConfig withLogLevel(RouterConfig cfg, String commandLineLevel) {
-        if (commandLineLevel == null) {
-            Logging.configure(LoggingConfig.of(cfg).level());
+        String level = LoggingConfig.of(cfg).level();
+        if (commandLineLevel == null && level != null) {
+            Logging.configure(level);
         }
         return cfg;
     }

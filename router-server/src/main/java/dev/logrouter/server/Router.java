@@ -96,10 +96,15 @@ public final class Router {
         }
         pipeline = new Pipeline(cfg.pipeline().resolveFieldLength(cfg.largestMessageSize()), parsers, serial,
                 PatternDbConfig.of(cfg).tick().millis(), sinks, metrics, Clock.SYSTEM);
-        for (int i = 0; i < cfg.sources().size(); i++) {
-            SourceConfig sc = cfg.sources().get(i);
-            sources.add(sc.create(new SourceContext(sc.name(), i, zone, metrics.group("Source", sc.name()),
-                    pipeline.ring(), pipeline::completedSequence, cfg.pipeline().ioThreads(), shared)));
+        try {
+            for (int i = 0; i < cfg.sources().size(); i++) {
+                SourceConfig sc = cfg.sources().get(i);
+                sources.add(sc.create(new SourceContext(sc.name(), i, zone, metrics.group("Source", sc.name()),
+                        pipeline.ring(), pipeline::completedSequence, cfg.pipeline().ioThreads(), shared)));
+            }
+        } catch (RuntimeException | Error e) {
+            shared.close(); // the event loops an earlier source made
+            throw e;
         }
         MetricGroup health = metrics.group("Router", "main");
         health.text("state", "STARTING, RUNNING, DEGRADED (a sink is retrying after a failure, or giving failing "
@@ -202,6 +207,7 @@ public final class Router {
     public synchronized boolean stop() throws InterruptedException {
         if (stopped || !started) {
             stopped = true;
+            shared.close(); // never started (or a failed start): only the event loops the sources made
             closeJmx();
             return true;
         }

@@ -60,5 +60,16 @@ class ComponentTypesTest {
         assertThat(tls.keyFile()).isEqualTo("server.key");
         assertThat(tls.caFile()).isEqualTo("ca.crt");
         assertThat(tls.clientAuth()).isEqualTo(TlsConfig.ClientAuthMode.required);
+        RouterConfig sng = ComponentTypes.loader().load("sources:\n  - name: in\n    type: tcp\n"
+                + "    bind: 127.0.0.1:0\n"
+                + "    tls: {cert: s.crt, key: s.key, ca: ca.crt, peer-verify: optional-trusted}\n" + SINKS, "r.yaml");
+        assertThat(((TcpSourceConfig) sng.sources().get(0)).tls().clientAuth())
+                .isEqualTo(TlsConfig.ClientAuthMode.optional);
+        Throwable untrusted = catchThrowable(() -> ComponentTypes.loader().load("sources:\n  - name: in\n"
+                + "    type: tcp\n    bind: 127.0.0.1:0\n"
+                + "    tls: {cert: s.crt, key: s.key, ca: ca.crt, peer-verify: required-untrusted}\n" + SINKS,
+                "r.yaml"));
+        assertThat(untrusted).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("peer-verify) required-untrusted is not supported");
     }
 }

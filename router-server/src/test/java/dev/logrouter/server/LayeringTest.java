@@ -16,8 +16,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  *
  * <p>The core's packages, from the bottom: {@code util}, {@code option}, {@code event}, {@code metrics},
  * {@code template}, {@code filter}, {@code parse}, {@code rewrite} (the stage's building blocks); {@code source}
- * (publishing into the ring); {@code sink} (the sink SPI); {@code route}, {@code pipeline}, {@code config} (which put
- * them together).
+ * (publishing into the ring); {@code sink} (the sink SPI); {@code config} (the whole configuration and the
+ * registry of types); {@code route} and {@code pipeline}, which put them together.
  */
 class LayeringTest {
 

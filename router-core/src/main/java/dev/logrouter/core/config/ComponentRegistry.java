@@ -18,7 +18,8 @@ import java.util.ServiceLoader;
  * in a type (a TCP source's {@code tls:}), which only the reference lists. Filled by the {@link ComponentProvider}s
  * on the class path ({@link #load()}), or by hand in tests.
  *
- * <p>Threads: filled on one thread, then read-only and safe to share.
+ * <p>Threads: filled on one thread, then read-only and safe to share; the registry {@link #load()} returns refuses
+ * further registrations.
  */
 public final class ComponentRegistry {
 
@@ -29,6 +30,7 @@ public final class ComponentRegistry {
     private final Map<String, Class<? extends Record>> nested = new LinkedHashMap<>();
     private final Map<String, String> sectionDocs = new LinkedHashMap<>();
     private final Map<String, String> renamed = new LinkedHashMap<>();
+    private boolean frozen;
 
     /** The registry of every provider on the class path, in provider order. */
     public static ComponentRegistry load() {
@@ -38,6 +40,7 @@ public final class ComponentRegistry {
                 .sorted(Comparator.comparingInt(ComponentProvider::order)
                         .thenComparing(p -> p.getClass().getName()))
                 .forEach(p -> p.register(r));
+        r.frozen = true;
         return r;
     }
 
@@ -63,6 +66,12 @@ public final class ComponentRegistry {
      * {@code doc} is its row in the reference's top-level table.
      */
     public ComponentRegistry section(String key, Class<? extends Record> record, String doc) {
+        for (var rc : RouterConfig.class.getRecordComponents()) {
+            if (com.fasterxml.jackson.databind.PropertyNamingStrategies.KebabCaseStrategy.INSTANCE
+                    .translate(rc.getName()).equals(key)) {
+                throw new IllegalStateException("section '" + key + "' is a key of the core's configuration");
+            }
+        }
         put(sections, "section", key, record);
         sectionDocs.put(key, doc);
         return this;
@@ -80,7 +89,7 @@ public final class ComponentRegistry {
      * ParserConfig.
      */
     public ComponentRegistry renamed(Class<?> kind, String type, String hint) {
-        renamed.put(kind.getName() + ":" + type, hint);
+        put(renamed, "renamed type", kind.getName() + ":" + type, hint);
         return this;
     }
 
@@ -94,7 +103,11 @@ public final class ComponentRegistry {
         return null;
     }
 
-    private static <T> void put(Map<String, T> map, String kind, String name, T value) {
+    private <T> void put(Map<String, T> map, String kind, String name, T value) {
+        if (frozen) {
+            throw new IllegalStateException("the registry of the class path is complete: register " + kind + " '"
+                    + name + "' in a ComponentProvider");
+        }
         if (map.putIfAbsent(name, value) != null) {
             throw new IllegalStateException(kind + " type '" + name + "' registered twice");
         }

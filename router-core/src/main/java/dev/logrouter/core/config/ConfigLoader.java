@@ -367,10 +367,6 @@ public final class ConfigLoader {
     }
 
     /** Turns a Jackson error into {@code file:line:column: yaml.path: what is wrong (hint)}. */
-    static String describe(JsonProcessingException e, String origin) {
-        return describe(e, origin, e.getLocation(), null);
-    }
-
     private static String describe(JsonProcessingException e, String origin, JsonLocation loc,
                                    ComponentRegistry registry) {
         StringBuilder sb = new StringBuilder(origin);

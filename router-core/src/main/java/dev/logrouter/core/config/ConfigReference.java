@@ -23,13 +23,6 @@ public final class ConfigReference {
     }
 
     /**
-     * @param sections heading (e.g. {@code sources[] type: tcp}) → config record, in print order
-     */
-    public static String markdown(Map<String, Class<?>> sections) {
-        return markdown(sections, Map.of());
-    }
-
-    /**
      * @param sections          heading (e.g. {@code sources[] type: tcp}) → config record, in print order; the first
      *                          is the top level
      * @param topLevelSections  the modules' top-level sections (key → doc), listed as rows of the first table

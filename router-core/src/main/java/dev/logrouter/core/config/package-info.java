@@ -5,7 +5,7 @@
  * {@link dev.logrouter.core.config.ComponentProvider} through {@link java.util.ServiceLoader};
  * {@link dev.logrouter.core.config.ConfigLoader}, which binds a YAML file to those records and reports unknown keys,
  * unknown types (listing the registered ones) and bad values with file, line and YAML path; and
- * {@link dev.logrouter.core.config.ConfigReference}, the reference generated from the declarations. This package
- * sits at the top of the core: it puts the sources, stages and sinks together and nothing below imports it.
+ * {@link dev.logrouter.core.config.ConfigReference}, the reference generated from the declarations. It knows the
+ * sources', steps' and sinks' configuration records; the routes and the pipeline, which put them together, read it.
  */
 package dev.logrouter.core.config;

@@ -14,7 +14,7 @@ import java.util.Map;
  * (a named filter from the {@code filters:} section), comparisons of templates ({@code "${.json.status}" >= "500"},
  * {@code "${HOST}" eq "web1"}), the logrouter extension {@code exists()}, and {@code and}, {@code or},
  * {@code not} and parentheses (precedence {@code not} &gt; {@code and} &gt; {@code or}). See
- * {@code docs-filters.md} for every function and where it differs from syslog-ng.
+ * {@code docs/configuration/filters.md} for every function and where it differs from syslog-ng.
  *
  * <p>Regexes are compiled here, once; per-thread {@link Filter}s ({@link #newFilter()}) reuse their matchers and
  * buffers, so evaluating a warm filter allocates nothing. Every regex search is bounded (see

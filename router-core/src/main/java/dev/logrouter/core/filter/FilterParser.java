@@ -425,7 +425,7 @@ final class FilterParser {
                             case "newline":
                             case "disable-jit":
                             case "dupnames":
-                                break; // no effect on a filter's yes/no answer (see docs-filters.md)
+                                break; // no effect on a filter's yes/no answer (see docs/configuration/filters.md)
                             case "store-matches":
                                 throw FilterExpression.error(f.column(), "flags(store-matches) is not supported: "
                                         + "logrouter filters never change the message",

@@ -1,7 +1,6 @@
 package dev.logrouter.core.sink;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import dev.logrouter.core.sink.FlushPolicy;
 
 /**
  * Configuration of one sink. The YAML {@code type} key selects the implementing record (registered by its module's

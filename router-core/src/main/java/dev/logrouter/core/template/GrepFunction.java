@@ -6,6 +6,7 @@ import dev.logrouter.core.event.SingleEventContext;
 
 import java.time.ZoneId;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * syslog-ng's {@code $(grep [-m N] (FILTER) TEMPLATE...)} and {@code $(context-lookup [-m N] (FILTER)
@@ -28,7 +29,7 @@ final class GrepFunction implements TemplateFunction {
     static final String CONTEXT_VALUES = "context-values";
 
     private final TemplateCondition condition;
-    private final java.util.function.Predicate<LogEvent> filter;
+    private final Predicate<LogEvent> filter;
     private final Template[] templates;
     private final int maxCount;
     private final boolean encode;

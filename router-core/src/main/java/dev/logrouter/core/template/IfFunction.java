@@ -5,6 +5,7 @@ import dev.logrouter.core.metrics.MetricGroup;
 
 import java.time.ZoneId;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * syslog-ng's {@code $(if (CONDITION) THEN ELSE)}: CONDITION is a filter expression ({@code dev.logrouter.core.filter.FilterExpression},
@@ -19,7 +20,7 @@ final class IfFunction implements TemplateFunction {
     static final String NAME = "if";
 
     private final TemplateCondition condition;
-    private final java.util.function.Predicate<LogEvent> filter;
+    private final Predicate<LogEvent> filter;
     private final Template then;
     private final Template otherwise;
 

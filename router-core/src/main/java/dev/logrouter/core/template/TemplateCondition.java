@@ -4,13 +4,12 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.MetricGroup;
 
 import java.time.ZoneId;
-import java.util.ServiceLoader;
 import java.util.function.Predicate;
 
 /**
  * The condition of a template function ({@code $(if)}, {@code $(grep)}): a filter expression. Filters read templates,
  * so templates cannot import filters; the filter package provides the {@link Compiler}, found with
- * {@link ServiceLoader} ({@code META-INF/services/dev.logrouter.core.template.TemplateCondition$Compiler}).
+ * {@link java.util.ServiceLoader} ({@code META-INF/services/dev.logrouter.core.template.TemplateCondition$Compiler}).
  *
  * <p>Threads: immutable; each thread that renders gets its own test from {@link #newTest()}.
  */
@@ -21,21 +20,11 @@ public interface TemplateCondition {
 
     /** Compiles a filter expression; throws IllegalArgumentException when it does not compile. */
     static TemplateCondition compile(String expression, MetricGroup metrics, ZoneId zone) {
-        return CompilerHolder.COMPILER.compile(expression, metrics, zone);
+        return ConditionCompiler.get().compile(expression, metrics, zone);
     }
 
     /** Compiles filter expressions for template functions. */
     interface Compiler {
         TemplateCondition compile(String expression, MetricGroup metrics, ZoneId zone);
-    }
-
-    /** The compiler on the class path, looked up once. */
-    final class CompilerHolder {
-        static final Compiler COMPILER = ServiceLoader.load(Compiler.class, Compiler.class.getClassLoader())
-                .findFirst().orElseThrow(() -> new IllegalStateException("no "
-                        + Compiler.class.getName() + " on the class path (router-core's META-INF/services)"));
-
-        private CompilerHolder() {
-        }
     }
 }

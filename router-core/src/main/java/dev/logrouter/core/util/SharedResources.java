@@ -15,15 +15,20 @@ import java.util.function.Supplier;
 public final class SharedResources implements AutoCloseable {
 
     private final Map<Class<?>, AutoCloseable> resources = new LinkedHashMap<>();
+    private boolean closed;
 
-    /** The resource of {@code type}, made by {@code create} on the first call. */
+    /** The resource of {@code type}, made by {@code create} on the first call; refused once closed. */
     public synchronized <T extends AutoCloseable> T get(Class<T> type, Supplier<T> create) {
+        if (closed) {
+            throw new IllegalStateException("shared resources already closed: no new " + type.getSimpleName());
+        }
         return type.cast(resources.computeIfAbsent(type, t -> create.get()));
     }
 
-    /** Closes every resource, last created first; the first failure is thrown after all were tried. */
+    /** Closes every resource, last created first; the first failure is thrown after all were tried. Idempotent. */
     @Override
     public synchronized void close() {
+        closed = true;
         List<AutoCloseable> all = new ArrayList<>(resources.values());
         resources.clear();
         RuntimeException failure = null;

@@ -1,7 +1,5 @@
 package dev.logrouter.core.config;
 
-
-
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.ConfigException;
 import dev.logrouter.core.option.Option;
@@ -234,6 +232,17 @@ class ConfigLoaderTest {
                 .hasMessageContaining("extra").hasMessageContaining("sources");
         // a loader without the section refuses the key
         assertThat(failure("extra:", "  size: 1", MINIMAL)).contains("unknown option 'extra'");
+        // an empty section takes its defaults; an empty unknown key is still unknown
+        assertThat(withSection.load("extra:\n" + MINIMAL, ORIGIN).section("extra", TestSection.class))
+                .isEqualTo(new TestSection(7, "on"));
+        for (String empty : new String[] {"bogus:\n", "bogus: ~\n"}) {
+            Throwable t = catchThrowable(() -> withSection.load(empty + MINIMAL, ORIGIN));
+            assertThat(t).as(empty).isInstanceOf(ConfigException.class).hasMessageContaining(ORIGIN + ":1:")
+                    .hasMessageContaining("unknown option 'bogus'");
+        }
+        Throwable scalar = catchThrowable(() -> withSection.load("extra: 5\n" + MINIMAL, ORIGIN));
+        assertThat(scalar).isInstanceOf(ConfigException.class).hasMessageContaining(ORIGIN + ":1:")
+                .hasMessageContaining("extra is a map of options");
         // the sections are top-level keys: the record component that holds them is no key of its own
         Throwable sectionsKey = catchThrowable(() -> withSection.load("sections: {extra: {size: 1}}\n" + MINIMAL,
                 ORIGIN));

@@ -10,6 +10,7 @@ import dev.logrouter.core.source.SyslogFormat;
 import dev.logrouter.netty.HostPort;
 import dev.logrouter.netty.NettyTransport;
 import dev.logrouter.netty.RingPublisher;
+import dev.logrouter.netty.tls.ServerTls;
 import dev.logrouter.netty.tls.TlsConfig;
 
 /**
@@ -85,7 +86,7 @@ public record TcpSourceConfig(
     @Override
     public void check() {
         if (tls != null) {
-            dev.logrouter.netty.tls.ServerTls.check(tls);
+            ServerTls.check(tls);
         }
     }
 

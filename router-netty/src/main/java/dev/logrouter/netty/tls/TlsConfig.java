@@ -1,6 +1,7 @@
 package dev.logrouter.netty.tls;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonCreator;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
 
@@ -123,6 +124,36 @@ public record TlsConfig(
     /** Which TLS implementation serves the handshakes and records. */
     public enum Provider { auto, jdk, openssl }
 
-    /** Whether client certificates are asked for and required. */
-    public enum ClientAuthMode { none, optional, required }
+    /**
+     * Whether client certificates are asked for and required. Also read from syslog-ng's {@code peer-verify} values:
+     * {@code optional-trusted} and {@code required-trusted}; the untrusted ones are refused (a certificate asked for
+     * is always verified against ca-file).
+     */
+    public enum ClientAuthMode {
+        none, optional, required;
+
+        /** The mode named {@code value}, or the one a syslog-ng {@code peer-verify} value stands for. */
+        @JsonCreator
+        public static ClientAuthMode of(String value) {
+            switch (value) {
+                case "optional-trusted":
+                    return optional;
+                case "required-trusted":
+                    return required;
+                case "optional-untrusted":
+                case "required-untrusted":
+                    throw new IllegalArgumentException("client-auth (peer-verify) " + value + " is not supported: a "
+                            + "client certificate asked for is always verified against ca-file; use none, optional "
+                            + "(optional-trusted) or required (required-trusted)");
+                default:
+                    for (ClientAuthMode m : values()) {
+                        if (m.name().equals(value)) {
+                            return m;
+                        }
+                    }
+                    throw new IllegalArgumentException("client-auth must be none, optional or required (or syslog-ng's "
+                            + "optional-trusted, required-trusted), not '" + value + "'");
+            }
+        }
+    }
 }

@@ -38,6 +38,7 @@ public record PatternDbConfig(
     public static PatternDbConfig of(RouterConfig cfg) {
         return cfg.section(KEY, PatternDbConfig.class);
     }
+
     public PatternDbConfig {
         if (maxContexts != null && maxContexts < 1) {
             throw new IllegalArgumentException("max-contexts must be >= 1, got " + maxContexts);

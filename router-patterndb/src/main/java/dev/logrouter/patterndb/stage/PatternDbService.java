@@ -1,7 +1,9 @@
 package dev.logrouter.patterndb.stage;
 
+import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.patterndb.classify.CompiledRule;
 import dev.logrouter.patterndb.classify.PatternDb;
 import dev.logrouter.patterndb.ruleset.PatternDbFile;
@@ -9,8 +11,8 @@ import dev.logrouter.patterndb.ruleset.PdbLoadException;
 import dev.logrouter.patterndb.ruleset.PdbLoader;
 
 import java.io.IOException;
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -74,8 +76,7 @@ public final class PatternDbService {
      * name=main}; null when no files are configured. Throws IllegalArgumentException with the file, line and reason
      * when a file does not load.
      */
-    public static PatternDbService forRouter(dev.logrouter.core.config.RouterConfig cfg,
-                                             dev.logrouter.core.metrics.MetricRegistry metrics) {
+    public static PatternDbService forRouter(RouterConfig cfg, MetricRegistry metrics) {
         PatternDbConfig pdb = PatternDbConfig.of(cfg);
         if (pdb.files().isEmpty()) {
             return null;

@@ -2,7 +2,6 @@ package dev.logrouter.server.jmx;
 
 import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.option.Option;
-import dev.logrouter.server.jmx.JmxConfig;
 
 /**
  * The {@code monitoring:} section: how the router exposes its counters and operations ({@link JmxConfig}).

@@ -51,7 +51,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Caveat: the JMH worker is a plain thread, not a Netty {@code FastThreadLocalThread}. Netty 4.2's
  * {@code Recycler} only pools on the latter, so the derived buffers of {@code pooled-direct} are allocated afresh
- * here, where an event loop would recycle them; see the README for the measured difference.
+ * here, where an event loop would recycle them; see docs/performance.md for the measured difference.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

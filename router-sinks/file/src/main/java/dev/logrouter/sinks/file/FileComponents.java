@@ -1,6 +1,5 @@
 package dev.logrouter.sinks.file;
 
-
 import dev.logrouter.core.config.ComponentProvider;
 import dev.logrouter.core.config.ComponentRegistry;
 

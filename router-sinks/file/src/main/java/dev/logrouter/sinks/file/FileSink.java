@@ -133,12 +133,13 @@ public final class FileSink implements Sink {
         if (parent != null) {
             Files.createDirectories(parent);
         }
+        // room first: an eviction that fails (its lines could not be written) opens nothing
+        files.evictBeyond(cfg.maxOpenFiles() - 1, eldest -> {
+            closeFile(eldest);
+            evicted.inc();
+        });
         FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND);
-        files.evictBeyond(cfg.maxOpenFiles() - 1, eldest -> {
-            evicted.inc();
-            closeFile(eldest);
-        });
         OpenFile f = new OpenFile(key, p, ch);
         f.lastWriteNanos = clock.nanoTime();
         files.put(key, f);
@@ -147,23 +148,22 @@ public final class FileSink implements Sink {
     }
 
     /**
-     * Drops the file from the cache, then writes out, syncs per policy and closes; the channel is closed even when
-     * writing fails.
+     * Writes out, syncs per policy and closes the file, and only then drops it from the cache: a write or sync that
+     * fails leaves it open, in the cache and with its lines in the batch, to be tried again (or given up with the
+     * batch).
      */
     private void closeFile(OpenFile f) throws IOException {
-        files.remove(f.key, f);
-        try {
-            if (f.dirty) {
-                dirty.remove(f);
-                f.writeOut();
-            }
-            if (f.unsynced && cfg.fsync() != FsyncPolicy.never) {
-                f.channel.force(false);
-                fsyncs.inc();
-            }
-        } finally {
-            f.channel.close();
+        if (f.dirty) {
+            f.writeOut(); // a failure keeps the lines (and what part of them was written)
+            dirty.remove(f);
         }
+        if (f.unsynced && cfg.fsync() != FsyncPolicy.never) {
+            f.channel.force(false);
+            f.unsynced = false;
+            fsyncs.inc();
+        }
+        files.remove(f.key, f);
+        f.channel.close();
     }
 
     @Override
@@ -238,6 +238,11 @@ public final class FileSink implements Sink {
                 closeFile(f);
             } catch (IOException e) {
                 first = first == null ? e : first;
+                try {
+                    f.channel.close(); // the sink is closing: its files close whatever failed
+                } catch (IOException ignored) {
+                    // the first failure is the one reported
+                }
             }
         }
         files.clear();

@@ -1,6 +1,5 @@
 package dev.logrouter.sinks.hdfs;
 
-
 import dev.logrouter.core.config.ComponentProvider;
 import dev.logrouter.core.config.ComponentRegistry;
 
