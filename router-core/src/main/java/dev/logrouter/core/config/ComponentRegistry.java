@@ -66,11 +66,8 @@ public final class ComponentRegistry {
      * {@code doc} is its row in the reference's top-level table.
      */
     public ComponentRegistry section(String key, Class<? extends Record> record, String doc) {
-        for (var rc : RouterConfig.class.getRecordComponents()) {
-            if (com.fasterxml.jackson.databind.PropertyNamingStrategies.KebabCaseStrategy.INSTANCE
-                    .translate(rc.getName()).equals(key)) {
-                throw new IllegalStateException("section '" + key + "' is a key of the core's configuration");
-            }
+        if (RouterConfig.coreKeys().contains(key)) {
+            throw new IllegalStateException("section '" + key + "' is a key of the core's configuration");
         }
         put(sections, "section", key, record);
         sectionDocs.put(key, doc);

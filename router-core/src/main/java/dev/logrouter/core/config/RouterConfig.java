@@ -2,12 +2,15 @@ package dev.logrouter.core.config;
 
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.parse.ParserConfig;
 import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.source.SourceConfig;
 
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -41,6 +44,17 @@ public record RouterConfig(
 
     public RouterConfig {
         sections = sections == null ? Map.of() : sections;
+    }
+
+    /** The YAML keys of the core's own options ({@code sources}, {@code pipeline}, ...), in declaration order. */
+    static List<String> coreKeys() {
+        List<String> keys = new ArrayList<>();
+        for (RecordComponent rc : RouterConfig.class.getRecordComponents()) {
+            if (rc.getAnnotation(Option.class) != null) {
+                keys.add(PropertyNamingStrategies.KebabCaseStrategy.INSTANCE.translate(rc.getName()));
+            }
+        }
+        return keys;
     }
 
     /**

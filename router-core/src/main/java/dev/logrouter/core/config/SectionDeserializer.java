@@ -5,10 +5,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import dev.logrouter.core.option.Option;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -55,12 +53,7 @@ final class SectionDeserializer extends JsonDeserializer<Object> {
         if (type != null) {
             return type;
         }
-        List<Object> known = new ArrayList<>();
-        for (var rc : RouterConfig.class.getRecordComponents()) {
-            if (rc.getAnnotation(Option.class) != null) {
-                known.add(PropertyNamingStrategies.KebabCaseStrategy.INSTANCE.translate(rc.getName()));
-            }
-        }
+        List<Object> known = new ArrayList<>(RouterConfig.coreKeys());
         if (sections != null) {
             known.addAll(sections.keySet());
         }
