@@ -2,13 +2,16 @@ package dev.logrouter.netty;
 
 import dev.logrouter.core.config.ComponentProvider;
 import dev.logrouter.core.config.ComponentRegistry;
+import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.source.SourceConfig;
+import dev.logrouter.netty.relay.SyslogSinkConfig;
 import dev.logrouter.netty.tcp.TcpSourceConfig;
+import dev.logrouter.netty.tls.TlsClientConfig;
 import dev.logrouter.netty.tls.TlsConfig;
 import dev.logrouter.netty.udp.UdpSourceConfig;
 
 /**
- * The network sources: {@code type: tcp} (plain or TLS) and {@code type: udp}. Listed in {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.
+ * The network sources, {@code type: tcp} (plain or TLS) and {@code type: udp}, and the relay sink {@code type: syslog}. Listed in {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.
  *
  * <p>Threads: stateless.
  */
@@ -26,6 +29,12 @@ public final class NettyComponents implements ComponentProvider {
                 .nested("sources[] type: tcp .tls", TlsConfig.class)
                 .renamed(SourceConfig.class, "tls", "TLS (RFC 5425) is type: tcp with a tls: map (cert-file, "
                         + "key-file, ca-file, client-auth; cert, key, ca and peer-verify are accepted too)")
+                .sink("syslog", SyslogSinkConfig.class)
+                .nested("sinks[] type: syslog .tls", TlsClientConfig.class)
+                .renamed(SinkConfig.class, "network", "syslog-ng's network() destination is type: syslog with "
+                        + "format: rfc3164 (transport tcp, udp or tls)")
+                .renamed(SinkConfig.class, "omfwd", "rsyslog's omfwd is type: syslog (format: rfc3164, or rfc5424 "
+                        + "for RSYSLOG_SyslogProtocol23Format)")
                 .renamed(SourceConfig.class, "network", "syslog-ng's network() is type: tcp or type: udp")
                 .renamed(SourceConfig.class, "syslog", "syslog-ng's syslog() is type: tcp (framing: auto reads "
                         + "octet counting) or type: udp");

@@ -1,6 +1,7 @@
 package dev.logrouter.netty;
 
 import dev.logrouter.core.source.SourceContext;
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -9,17 +10,19 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.util.concurrent.TimeUnit;
 
 /**
- * The event loops shared by all network sources: native epoll on Linux when available, NIO otherwise.
- * Threads are named {@code io-<n>}.
+ * Netty event loops: native epoll on Linux when available, NIO otherwise. The network sources share one
+ * ({@link #shared}, threads {@code io-<n>}); each syslog sink has its own.
  *
  * <p>Threads: created and shut down by the thread that starts and stops the router.
  */
@@ -35,10 +38,19 @@ public final class NettyTransport implements AutoCloseable {
 
     /** @param threads event loop threads; 0 = number of cores */
     public NettyTransport(int threads) {
+        this(threads, "io", false);
+    }
+
+    /**
+     * @param threads event loop threads; 0 = number of cores
+     * @param name    thread name prefix: threads are {@code <name>-<n>}
+     * @param daemon  daemon threads (they do not keep the JVM alive if a close is given up)
+     */
+    public NettyTransport(int threads, String name, boolean daemon) {
         this.epoll = Epoll.isAvailable() && !Boolean.getBoolean("logrouter.nio");
         int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
         IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        this.group = new MultiThreadIoEventLoopGroup(n, new DefaultThreadFactory("io", false), factory);
+        this.group = new MultiThreadIoEventLoopGroup(n, new DefaultThreadFactory(name, daemon), factory);
     }
 
     public EventLoopGroup group() {
@@ -47,6 +59,11 @@ public final class NettyTransport implements AutoCloseable {
 
     public Class<? extends ServerChannel> serverChannel() {
         return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    /** The client socket channel class (the syslog sink's connections). */
+    public Class<? extends Channel> socketChannel() {
+        return epoll ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
     public Class<? extends DatagramChannel> datagramChannel() {

@@ -1,5 +1,6 @@
 /**
- * Netty sources, the first step of the data flow:
+ * Netty sources, the first step of the data flow (the relay sink, the last step of a relay, is in
+ * {@link dev.logrouter.netty.relay}):
  *
  * <pre>
  *  socket ─▶ Netty event loop ─▶ frame decoder (tcp: auto | octet-counted | lf) ─▶ {@link dev.logrouter.netty.RingPublisher}

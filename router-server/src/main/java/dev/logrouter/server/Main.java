@@ -180,6 +180,13 @@ public final class Main {
                     throw new IllegalArgumentException("source " + source.name() + ": " + e.getMessage(), e);
                 }
             }
+            for (var sink : cfg.sinks()) {
+                try {
+                    sink.check(); // loads the files it will read: bad ones fail here
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("sink " + sink.name() + ": " + e.getMessage(), e);
+                }
+            }
         } catch (IllegalArgumentException e) {
             throw new ConfigException(origin + ": " + e.getMessage(), e);
         }

@@ -44,6 +44,14 @@ public interface SinkConfig {
      */
     Sink create(SinkContext ctx);
 
+    /**
+     * Checks what loading the file cannot: files the sink will read at start (certificates, keys), so that
+     * {@code check-config} reports them. Throws IllegalArgumentException naming the problem. The default has nothing
+     * to check.
+     */
+    default void check() {
+    }
+
     /** Checks a {@code max-retries} value (null: not given yet). */
     static void checkMaxRetries(Integer maxRetries) {
         if (maxRetries != null && maxRetries < -1) {

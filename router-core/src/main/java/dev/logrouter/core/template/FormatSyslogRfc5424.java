@@ -17,9 +17,12 @@ import java.util.List;
  * {@code ${ISODATE}} (the message's own time in its own offset, whole seconds). {@code SP MSG} is left out
  * when MSG is empty; MSG is copied unchanged.
  *
+ * <p>The syslog sink writes the same header in front of a message body of its own ({@link #forZone},
+ * {@link #renderHeader}).
+ *
  * <p>Threads: an instance has scratch state (its date template) and belongs to one thread ({@link #copy()}).
  */
-final class FormatSyslogRfc5424 implements TemplateFunction {
+public final class FormatSyslogRfc5424 implements TemplateFunction {
 
     static final String NAME = "format-syslog-rfc5424";
 
@@ -41,13 +44,27 @@ final class FormatSyslogRfc5424 implements TemplateFunction {
         return new FormatSyslogRfc5424(Template.compile("${ISODATE}", zone));
     }
 
+    /** A renderer whose ISODATE uses {@code zone} for events without an offset of their own. */
+    public static FormatSyslogRfc5424 forZone(ZoneId zone) {
+        return compile(List.of(), zone);
+    }
+
     @Override
-    public TemplateFunction copy() {
+    public FormatSyslogRfc5424 copy() {
         return new FormatSyslogRfc5424(isodate.copy());
     }
 
     @Override
     public void render(LogEvent e, ByteBuilder out) {
+        renderHeader(e, out);
+        int msgLen = e.fieldLength(LogEvent.MSG);
+        if (msgLen > 0) {
+            out.append((byte) ' ').append(e.fieldArray(LogEvent.MSG), e.fieldOffset(LogEvent.MSG), msgLen);
+        }
+    }
+
+    /** Everything before {@code SP MSG}: {@code <PRI>1 ISODATE HOST PROGRAM PID MSGID SDATA}. */
+    public void renderHeader(LogEvent e, ByteBuilder out) {
         out.append((byte) '<').appendDecimal(e.pri()).append((byte) '>').append((byte) '1').append((byte) ' ');
         isodate.render(e, out);
         out.append((byte) ' ');
@@ -63,10 +80,6 @@ final class FormatSyslogRfc5424 implements TemplateFunction {
         Template.appendSdata(e.fields(), out);
         if (out.length() == mark) {
             out.append((byte) '-');
-        }
-        int msgLen = e.fieldLength(LogEvent.MSG);
-        if (msgLen > 0) {
-            out.append((byte) ' ').append(e.fieldArray(LogEvent.MSG), e.fieldOffset(LogEvent.MSG), msgLen);
         }
     }
 

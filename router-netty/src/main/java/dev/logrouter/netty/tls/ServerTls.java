@@ -69,7 +69,7 @@ public final class ServerTls {
     }
 
     /** A file's identity for change detection: modification time and size; -1, -1 when it cannot be read. */
-    private record FileStamp(Path path, long modified, long size) {
+    record FileStamp(Path path, long modified, long size) {
         static FileStamp of(Path p) {
             try {
                 return new FileStamp(p, Files.getLastModifiedTime(p).toMillis(), Files.size(p));
@@ -197,23 +197,7 @@ public final class ServerTls {
             }
             b.sslProvider(provider(cfg.provider())).protocols(cfg.protocols())
                     .sessionTimeout(NO_TICKETS_SESSION_TIMEOUT);
-            List<String> ciphers = cfg.ciphers().isEmpty() ? DEFAULT_CIPHERS : cfg.ciphers();
-            Set<String> supported = new HashSet<>(Arrays.asList(
-                    SSLContext.getDefault().getSupportedSSLParameters().getCipherSuites()));
-            for (String c : ciphers) {
-                if (!supported.contains(c)) {
-                    throw new IllegalArgumentException("tls: ciphers: " + c + " is not a cipher suite this JDK "
-                            + "supports");
-                }
-            }
-            boolean tls13 = ciphers.stream().anyMatch(ServerTls::isTls13Suite);
-            boolean tls12 = ciphers.stream().anyMatch(c -> !isTls13Suite(c));
-            if (!(tls13 && cfg.protocols().contains("TLSv1.3")) && !(tls12 && cfg.protocols().contains("TLSv1.2"))) {
-                throw new IllegalArgumentException("tls: ciphers " + ciphers + " leave no cipher suite for "
-                        + "protocols " + cfg.protocols() + " (TLS 1.3 uses TLS_AES_* and TLS_CHACHA20_*, TLS 1.2 "
-                        + "the others)");
-            }
-            b.ciphers(ciphers, IdentityCipherSuiteFilter.INSTANCE);
+            ciphers(b, cfg.protocols(), cfg.ciphers());
             if (cfg.clientAuth() != TlsConfig.ClientAuthMode.none) {
                 Path ca = readable("ca-file", cfg.caFile(), stamps);
                 b.trustManager(certificates("ca-file", ca).toArray(X509Certificate[]::new));
@@ -237,6 +221,34 @@ public final class ServerTls {
         } catch (RuntimeException e) { // e.g. a provider's own exception: still a "does not load" with a reason
             throw new IllegalArgumentException("tls: " + e, e);
         }
+    }
+
+    /**
+     * Sets the cipher suites: {@code configured}, or {@link #DEFAULT_CIPHERS} when empty; refuses a name this JDK does
+     * not support and a list that leaves no suite for {@code protocols}.
+     */
+    static void ciphers(SslContextBuilder b, List<String> protocols, List<String> configured) {
+        List<String> ciphers = configured.isEmpty() ? DEFAULT_CIPHERS : configured;
+        Set<String> supported;
+        try {
+            supported = new HashSet<>(Arrays.asList(
+                    SSLContext.getDefault().getSupportedSSLParameters().getCipherSuites()));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException("tls: the JDK's TLS does not load: " + e, e);
+        }
+        for (String c : ciphers) {
+            if (!supported.contains(c)) {
+                throw new IllegalArgumentException("tls: ciphers: " + c + " is not a cipher suite this JDK supports");
+            }
+        }
+        boolean tls13 = ciphers.stream().anyMatch(ServerTls::isTls13Suite);
+        boolean tls12 = ciphers.stream().anyMatch(c -> !isTls13Suite(c));
+        if (!(tls13 && protocols.contains("TLSv1.3")) && !(tls12 && protocols.contains("TLSv1.2"))) {
+            throw new IllegalArgumentException("tls: ciphers " + ciphers + " leave no cipher suite for "
+                    + "protocols " + protocols + " (TLS 1.3 uses TLS_AES_* and TLS_CHACHA20_*, TLS 1.2 "
+                    + "the others)");
+        }
+        b.ciphers(ciphers, IdentityCipherSuiteFilter.INSTANCE);
     }
 
     /** The provider to use; openssl when asked for but unavailable is an error that says why. */
@@ -263,7 +275,7 @@ public final class ServerTls {
         return suite.startsWith("TLS_AES_") || suite.startsWith("TLS_CHACHA20_");
     }
 
-    private static Path readable(String option, String file, List<FileStamp> stamps) {
+    static Path readable(String option, String file, List<FileStamp> stamps) {
         Path p = Path.of(file);
         if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
             throw new IllegalArgumentException("tls: " + option + " " + p + " is not a readable file");
@@ -272,7 +284,7 @@ public final class ServerTls {
         return p;
     }
 
-    private static List<X509Certificate> certificates(String option, Path file) {
+    static List<X509Certificate> certificates(String option, Path file) {
         try (InputStream in = Files.newInputStream(file)) {
             Collection<? extends Certificate> all = CertificateFactory.getInstance("X.509").generateCertificates(in);
             List<X509Certificate> out = new ArrayList<>();
@@ -289,7 +301,7 @@ public final class ServerTls {
         }
     }
 
-    private static String keyAlias(KeyStore store) throws GeneralSecurityException {
+    static String keyAlias(KeyStore store) throws GeneralSecurityException {
         for (Enumeration<String> aliases = store.aliases(); aliases.hasMoreElements(); ) {
             String alias = aliases.nextElement();
             if (store.entryInstanceOf(alias, KeyStore.PrivateKeyEntry.class)) {
@@ -304,7 +316,7 @@ public final class ServerTls {
      * key), which would otherwise fail every handshake: signs a probe with the key and verifies it with the
      * certificate's public key.
      */
-    private static void requireMatch(java.security.PrivateKey key, X509Certificate cert, String what)
+    static void requireMatch(java.security.PrivateKey key, X509Certificate cert, String what)
             throws GeneralSecurityException {
         String certAlg = cert.getPublicKey().getAlgorithm();
         if (!key.getAlgorithm().equals(certAlg)) {
@@ -340,7 +352,7 @@ public final class ServerTls {
         }
     }
 
-    private static String rootMessage(Throwable e) {
+    static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();

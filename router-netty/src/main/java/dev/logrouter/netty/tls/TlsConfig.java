@@ -85,14 +85,7 @@ public record TlsConfig(
             throw new IllegalArgumentException("tls: client-auth " + clientAuth + " needs ca-file");
         }
         if (protocols != null) {
-            if (protocols.isEmpty()) {
-                throw new IllegalArgumentException("tls: protocols must name TLSv1.3 and/or TLSv1.2");
-            }
-            for (String p : protocols) {
-                if (!"TLSv1.3".equals(p) && !"TLSv1.2".equals(p)) {
-                    throw new IllegalArgumentException("tls: protocols: only TLSv1.2 and TLSv1.3 are allowed, not " + p);
-                }
-            }
+            checkProtocols(protocols);
             protocols = List.copyOf(protocols);
         }
         if (ciphers != null) {
@@ -106,7 +99,19 @@ public record TlsConfig(
         }
     }
 
-    /** True once defaults are filled: a certificate source is given. Checked when the source is built. */
+    /** Refuses a protocol list that is empty or names anything but TLSv1.3 and TLSv1.2. */
+    static void checkProtocols(List<String> protocols) {
+        if (protocols.isEmpty()) {
+            throw new IllegalArgumentException("tls: protocols must name TLSv1.3 and/or TLSv1.2");
+        }
+        for (String p : protocols) {
+            if (!"TLSv1.3".equals(p) && !"TLSv1.2".equals(p)) {
+                throw new IllegalArgumentException("tls: protocols: only TLSv1.2 and TLSv1.3 are allowed, not " + p);
+            }
+        }
+    }
+
+        /** True once defaults are filled: a certificate source is given. Checked when the source is built. */
     public void requireCertificate() {
         if (certFile == null && keystore == null) {
             throw new IllegalArgumentException("tls: needs cert-file and key-file, or keystore");

@@ -1,0 +1,161 @@
+package dev.logrouter.netty.relay;
+
+import io.netty.channel.Channel;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One destination of a syslog sink and its connection: down (with the time of the next try, after a capped
+ * exponential backoff), connecting, or up. A connection that the peer closed while idle is reconnected at once;
+ * one that failed (connect, handshake, write) is tried again after the backoff, which doubles with each failure in a
+ * row and starts afresh after a connect succeeds.
+ *
+ * <p>Threads: the sink's thread; {@link #describe()} from any (JMX).
+ */
+final class RelayHost {
+
+    private final Destination destination;
+    private final int index;
+    private final long minDelayNanos;
+    private final long maxDelayNanos;
+
+    private Channel channel;
+    private CompletableFuture<Channel> connecting;
+    private long retryAtNanos;
+    private long delayNanos;
+    private boolean everUp;
+    private volatile String state = "not connected";
+    private volatile boolean up;
+
+    RelayHost(Destination destination, int index, long minDelayNanos, long maxDelayNanos, long nowNanos) {
+        this.destination = destination;
+        this.retryAtNanos = nowNanos;
+        this.index = index;
+        this.minDelayNanos = minDelayNanos;
+        this.maxDelayNanos = maxDelayNanos;
+    }
+
+    Destination destination() {
+        return destination;
+    }
+
+    int index() {
+        return index;
+    }
+
+    /** The open connection, or null (none yet, or the peer closed it: then it is due for a reconnect at once). */
+    Channel channel(long nowNanos) {
+        if (channel != null && !channel.isActive()) {
+            channel = null;
+            up = false;
+            retryAtNanos = nowNanos; // closed while idle (a write on it would have failed): reconnect now
+            state = "closed by the peer; reconnecting";
+        }
+        return channel;
+    }
+
+    boolean connecting() {
+        return connecting != null;
+    }
+
+    /** True when a connect may start now: not up, not connecting, and the backoff has passed. */
+    boolean due(long nowNanos) {
+        return channel == null && connecting == null && nowNanos - retryAtNanos >= 0;
+    }
+
+    /** Starts connecting; counted in {@code connects} when it succeeds ({@link #poll}). */
+    void startConnect(RelayConnector connector) {
+        state = "connecting";
+        connecting = connector.connect(destination);
+    }
+
+    /**
+     * Waits up to {@code waitNanos} for a connect in progress. Returns the channel once up; null while still
+     * connecting; throws the connect's failure (the host is then down, its retry scheduled).
+     */
+    Channel poll(long waitNanos, long nowNanos) throws ConnectFailure {
+        if (connecting == null) {
+            return channel;
+        }
+        Channel ch;
+        try {
+            ch = waitNanos <= 0 ? connecting.getNow(null) : connecting.get(waitNanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return null;
+        } catch (ExecutionException e) {
+            connecting = null;
+            String why = String.valueOf(e.getCause());
+            failed("connect failed: " + why, nowNanos);
+            throw new ConnectFailure(destination + ": " + why, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+        if (ch != null) {
+            connecting = null;
+            channel = ch;
+            delayNanos = 0;
+            everUp = true;
+            state = "up";
+            up = true;
+        }
+        return ch;
+    }
+
+    /** True once a connect has succeeded: a later failure is a failover rather than a start without this host. */
+    boolean everUp() {
+        return everUp;
+    }
+
+    /** A write on the connection failed (or it was given up): closes it and schedules the next try. */
+    void writeFailed(String why, long nowNanos) {
+        closeChannel();
+        failed("write failed: " + why, nowNanos);
+    }
+
+    private void failed(String why, long nowNanos) {
+        delayNanos = delayNanos == 0 ? minDelayNanos : Math.min(delayNanos * 2, maxDelayNanos);
+        retryAtNanos = nowNanos + delayNanos;
+        state = "down: " + why + " (next try " + TimeUnit.NANOSECONDS.toMillis(delayNanos) + " ms later)";
+    }
+
+    /** Closes the connection (not a failure: failback, or the sink closing). */
+    void close(String why) {
+        closeChannel();
+        if (connecting != null) {
+            CompletableFuture<Channel> c = connecting;
+            connecting = null;
+            c.thenAccept(Channel::close); // a connect that completes later closes at once
+        }
+        state = why;
+    }
+
+    private void closeChannel() {
+        up = false;
+        if (channel != null) {
+            Channel ch = channel;
+            channel = null;
+            ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+    }
+
+    /** True while the connection is open (as last seen by the sink's thread). Any thread. */
+    boolean up() {
+        return up;
+    }
+
+    /** The state for JMX: up, connecting, down with the reason and next try. Any thread. */
+    String describe() {
+        return destination + " " + state;
+    }
+
+    /** A connect or TLS handshake that failed. */
+    static final class ConnectFailure extends Exception {
+        ConnectFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

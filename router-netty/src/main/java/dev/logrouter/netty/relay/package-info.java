@@ -1,0 +1,15 @@
+/**
+ * The relay sink, {@code type: syslog}: forwards events to other syslog servers over TCP, TLS or UDP, with failover
+ * or round-robin over a host list.
+ *
+ * <pre>
+ *  sink thread: event ─▶ {@link dev.logrouter.netty.relay.SyslogEncoder} (rfc5424 | rfc3164 | raw; octet-counted | lf)
+ *               ─▶ batch buffer ─▶ flush: {@link dev.logrouter.netty.relay.SyslogSink} picks a host
+ *               ({@link dev.logrouter.netty.relay.RelayHost}) ─▶ one write per batch ─▶ wait until written
+ *  relay event loop ({@link dev.logrouter.netty.relay.RelayConnector}): connect, TLS handshake, socket writes
+ * </pre>
+ *
+ * It lives in router-netty rather than a module of its own under router-sinks: its client library is Netty, and it
+ * shares the module's event-loop setup (epoll or NIO), TLS material handling and the sources its tests receive with.
+ */
+package dev.logrouter.netty.relay;
