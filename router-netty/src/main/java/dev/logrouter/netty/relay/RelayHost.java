@@ -87,7 +87,7 @@ final class RelayHost {
             return null;
         } catch (ExecutionException e) {
             connecting = null;
-            String why = String.valueOf(e.getCause());
+            String why = describe(e.getCause());
             failed("connect failed: " + why, nowNanos);
             throw new ConnectFailure(destination + ": " + why, e.getCause());
         } catch (InterruptedException e) {
@@ -150,6 +150,15 @@ final class RelayHost {
     /** The state for JMX: up, connecting, down with the reason and next try. Any thread. */
     String describe() {
         return destination + " " + state;
+    }
+
+    /** The exception and, when it has a cause, its root cause (a TLS handshake's "certificate not trusted"). */
+    static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? String.valueOf(e) : e + " (" + root + ")";
     }
 
     /** A connect or TLS handshake that failed. */

@@ -367,7 +367,7 @@ final class SyslogSink implements Sink {
             return null;
         }
         Throwable why = ch.attr(RelayConnector.CLOSE_CAUSE).get();
-        return String.valueOf(why != null ? why : f.cause());
+        return RelayHost.describe(why != null ? why : f.cause());
     }
 
     /** Every message of the pending batch goes to the dead-letter file (target: the hosts); the batch is empty. */
