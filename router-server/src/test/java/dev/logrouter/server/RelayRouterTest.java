@@ -421,6 +421,115 @@ class RelayRouterTest {
         assertThat(TestClient.lines(out)).isEmpty();
     }
 
+    @Test
+    void roundRobinSpreadsBatchesOverAllHosts() throws Exception {
+        Path a = dir.resolve("rr-a.log");
+        Path b = dir.resolve("rr-b.log");
+        Router ra = receiver("tcp", "127.0.0.1:0", a);
+        Router rb = receiver("tcp", "127.0.0.1:0", b);
+        Router sender = sender("hosts: [\"" + ra.boundAddress("in") + "\", \"" + rb.boundAddress("in") + "\"], "
+                + "mode: round-robin, batch-size: 100");
+        int n = 10_000;
+        send(sender.boundAddress("in"), 1, n, c -> i -> rfc5424(0, i), true);
+        assertThat(TestClient.await(() -> TestClient.lines(a).size() + TestClient.lines(b).size() >= n, 30_000))
+                .isTrue();
+        List<String> got = new ArrayList<>(utf8Lines(a));
+        got.addAll(utf8Lines(b));
+        assertThat(new HashSet<>(got)).hasSize(n);
+        assertThat(got).hasSize(n);
+        assertThat(utf8Lines(a)).as("host a").hasSizeGreaterThan(n / 10);
+        assertThat(utf8Lines(b)).as("host b").hasSizeGreaterThan(n / 10);
+        assertThat(relay(sender).value("connects")).isEqualTo(2);
+        assertThat(text(relay(sender), "activeHost")).contains(ra.boundAddress("in")).contains(rb.boundAddress("in"));
+    }
+
+    /**
+     * A receiver that resets its first three connections after reading a little keeps the sink reconnecting, not
+     * failing; once it reads normally, what follows arrives. Bytes its kernel had accepted on a reset connection are
+     * lost (plain TCP cannot know), so only the recovery is asserted.
+     */
+    @Test
+    void aReceiverThatResetsConnectionsIsReconnectedTo() throws Exception {
+        try (ServerSocket server = new ServerSocket()) {
+            server.bind(new InetSocketAddress("127.0.0.1", 0));
+            List<String> tail = java.util.Collections.synchronizedList(new ArrayList<>());
+            Thread receiver = new Thread(() -> {
+                try {
+                    for (int conn = 0; ; conn++) {
+                        Socket s = server.accept();
+                        InputStream in = s.getInputStream();
+                        byte[] buf = new byte[4096];
+                        if (conn < 3) {
+                            in.read(buf);
+                            s.setSoLinger(true, 0);
+                            s.close(); // a reset
+                            continue;
+                        }
+                        StringBuilder line = new StringBuilder();
+                        for (int n; (n = in.read(buf)) > 0; ) {
+                            for (int i = 0; i < n; i++) {
+                                if (buf[i] == '\n') {
+                                    tail.add(line.toString());
+                                    line.setLength(0);
+                                } else {
+                                    line.append((char) buf[i]);
+                                }
+                            }
+                        }
+                        s.close();
+                    }
+                } catch (IOException ignored) {
+                    // the server socket closed: the test ended
+                }
+            }, "resetting-receiver");
+            receiver.setDaemon(true);
+            receiver.start();
+            Router sender = sender("hosts: [\"127.0.0.1:" + server.getLocalPort() + "\"], format: rfc3164, "
+                    + "template: \"${MSG}\", batch-size: 50, reconnect-delay: 20ms, reconnect-delay-max: 100ms");
+            MetricGroup g = relay(sender);
+            String in = sender.boundAddress("in");
+            for (int round = 0; round < 20 && g.value("connects") < 4; round++) {
+                TestClient.sendTcp(in, ("<13>Nov 26 10:00:00 h p: round " + round + "\n").repeat(200));
+                Thread.sleep(100);
+            }
+            assertThat(TestClient.await(() -> g.value("connects") >= 4, 30_000)).as(() -> text(g, "hosts")).isTrue();
+            TestClient.sendTcp(in, "<13>Nov 26 10:00:00 h p: after the resets\n");
+            assertThat(TestClient.await(() -> List.copyOf(tail).contains("<13>Nov 26 10:00:00 h p: after the "
+                    + "resets"), 30_000))
+                    .as(() -> text(g, "hosts")).isTrue();
+            assertThat(sender.metrics().require("Sink", "relay").value("state")).as("running").isZero();
+        }
+    }
+
+    @Test
+    void checkConfigLoadsTheSinksTlsFiles() throws Exception {
+        Path cfg = dir.resolve("relay-bad-tls.yaml");
+        Files.writeString(cfg, """
+                sources:
+                  - {name: in, type: tcp, bind: "127.0.0.1:0"}
+                sinks:
+                  - {name: relay, type: syslog, hosts: ["localhost:6514"], transport: tls, tls: {ca-file: "%s"}}
+                """.formatted(dir.resolve("no-such-ca.pem")));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = Main.run(new String[] {"check-config", "--config", cfg.toString()},
+                new java.io.PrintStream(out, true), new java.io.PrintStream(err, true));
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("sink relay: tls: ca-file")
+                .contains("no-such-ca.pem is not a readable file");
+
+        Files.writeString(cfg, """
+                sources:
+                  - {name: in, type: tcp, bind: "127.0.0.1:0"}
+                sinks:
+                  - {name: relay, type: syslog, hosts: ["localhost:6514"], transport: tcp, framing: lf, tls: {}}
+                """);
+        err.reset();
+        assertThat(Main.run(new String[] {"check-config", "--config", cfg.toString()},
+                new java.io.PrintStream(out, true), new java.io.PrintStream(err, true))).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("tls: is given but transport is tcp");
+    }
+
     private static int port(String address) {
         return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
     }

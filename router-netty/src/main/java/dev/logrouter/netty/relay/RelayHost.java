@@ -26,7 +26,6 @@ final class RelayHost {
     private CompletableFuture<Channel> connecting;
     private long retryAtNanos;
     private long delayNanos;
-    private boolean everUp;
     private volatile String state = "not connected";
     private volatile boolean up;
 
@@ -98,16 +97,13 @@ final class RelayHost {
             connecting = null;
             channel = ch;
             delayNanos = 0;
-            everUp = true;
             state = "up";
             up = true;
+            // for JMX at once; the sink's thread sees it at its next look (channel()). A host's next connection
+            // starts only after this one closed, so this never marks a newer one down.
+            ch.closeFuture().addListener(f -> up = false);
         }
         return ch;
-    }
-
-    /** True once a connect has succeeded: a later failure is a failover rather than a start without this host. */
-    boolean everUp() {
-        return everUp;
     }
 
     /** A write on the connection failed (or it was given up): closes it and schedules the next try. */

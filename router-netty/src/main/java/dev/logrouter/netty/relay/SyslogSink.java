@@ -55,12 +55,15 @@ final class SyslogSink implements Sink {
     private final boolean udp;
     private final int maxDatagram;
     private final long failbackNanos;
-    private RelayConnector connector;
+    private volatile RelayConnector connector;
 
     private final ByteBuilder batch = new ByteBuilder(64 * 1024);
     /** End offset in {@link #batch} of each message. */
     private int[] ends = new int[1024];
     private int count;
+    /** A write of the pending batch failed: its next write is a resend (counted), whichever flush call makes it. */
+    private boolean unconfirmed;
+    private RelayHost lastFailed;
 
     /** failover: index of the host batches go to, -1 before the first connect. */
     private int active = -1;
@@ -152,12 +155,11 @@ final class SyslogSink implements Sink {
         if (count == 0) {
             return;
         }
-        RelayHost failed = null;
         while (true) {
             RelayHost h = pick();
-            if (failed != null) {
+            if (unconfirmed) {
                 resent.add(count);
-                if (cfg.mode() == Mode.roundRobin && h != failed) {
+                if (cfg.mode() == Mode.roundRobin && h != lastFailed) {
                     failovers.inc();
                 }
             }
@@ -170,13 +172,16 @@ final class SyslogSink implements Sink {
             h.writeFailed(error, clock.nanoTime());
             LOG.log(Level.WARNING, "sink " + name + ": writing " + count + " messages to " + h.destination()
                     + " failed (" + error + "); sending the batch again");
-            failed = h;
+            unconfirmed = true;
+            lastFailed = h;
         }
     }
 
     private void clear() {
         batch.reset();
         count = 0;
+        unconfirmed = false;
+        lastFailed = null;
     }
 
     /** A host with an open connection for the next batch; throws when none is live (the handler retries). */
