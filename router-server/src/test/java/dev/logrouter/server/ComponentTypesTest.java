@@ -23,7 +23,7 @@ class ComponentTypesTest {
     void everyModuleRegistersItsTypesInDataFlowOrder() {
         assertThat(List.copyOf(ComponentTypes.REGISTRY.sources().keySet())).containsExactly("tcp", "udp", "kafka");
         assertThat(List.copyOf(ComponentTypes.REGISTRY.sinks().keySet()))
-                .containsExactly("file", "kafka", "elasticsearch", "hdfs");
+                .containsExactly("syslog", "file", "kafka", "elasticsearch", "hdfs");
         assertThat(List.copyOf(ComponentTypes.REGISTRY.steps().keySet())).containsExactly("json", "kv", "xml", "csv",
                 "regex", "set", "unset", "subst", "set-tag", "clear-tag", "patterndb");
         assertThat(List.copyOf(ComponentTypes.REGISTRY.sections().keySet()))
@@ -36,7 +36,7 @@ class ComponentTypesTest {
                 "sources:\n  - {name: in, type: tcp, bind: 127.0.0.1:0}\nsinks:\n  - {name: out, type: s3}\n",
                 "r.yaml"));
         assertThat(t).isInstanceOf(ConfigException.class).hasMessage("r.yaml:4:5: sinks[0]: unknown or missing type "
-                + "'s3' (set 'type:' to one of: file, kafka, elasticsearch, hdfs)");
+                + "'s3' (set 'type:' to one of: syslog, file, kafka, elasticsearch, hdfs)");
     }
 
     @Test
@@ -48,6 +48,10 @@ class ComponentTypesTest {
         Throwable network = catchThrowable(() -> ComponentTypes.loader().load(
                 "sources:\n  - {name: in, type: network, bind: 127.0.0.1:0}\n" + SINKS, "r.yaml"));
         assertThat(network).hasMessageContaining("syslog-ng's network() is type: tcp or type: udp");
+        Throwable networkSink = catchThrowable(() -> ComponentTypes.loader().load(
+                "sinks:\n  - {name: out, type: network, hosts: [\"h:514\"]}\n", "r.yaml"));
+        assertThat(networkSink).hasMessageContaining("syslog-ng's network() destination is type: syslog with "
+                + "format: rfc3164");
     }
 
     @Test

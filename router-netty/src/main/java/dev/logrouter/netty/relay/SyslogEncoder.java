@@ -12,7 +12,7 @@ import java.time.ZoneId;
 /**
  * Writes one event as one framed syslog message: the format ({@code rfc5424}, {@code rfc3164} or {@code raw}) with
  * the body template in place of MSG, then the framing ({@code octet-counted}: {@code LEN SP MSG}; {@code lf}:
- * {@code MSG LF}; {@code none}: the message alone, for a datagram). Nothing is allocated per event once the scratch
+ * {@code MSG LF}; null: the message alone, for a datagram). Nothing is allocated per event once the scratch
  * buffer is warm; only octet counting of a rendered message copies it (its length comes first).
  *
  * <p>Threads: keeps scratch state; belongs to the sink's thread.
@@ -27,6 +27,7 @@ final class SyslogEncoder {
     private final Template template;
     private final ByteBuilder scratch = new ByteBuilder(1024);
 
+    /** @param framing null for UDP: the message alone */
     SyslogEncoder(Format format, Framing framing, String bodyTemplate, ZoneId zone) {
         this.format = format;
         this.framing = framing;

@@ -97,9 +97,6 @@ public record SyslogSinkConfig(
                 throw new IllegalArgumentException("tls: is given but transport is " + transport + "; set transport: "
                         + "tls");
             }
-            if (framing == Framing.none) {
-                throw new IllegalArgumentException("framing must be octet-counted or lf");
-            }
             if (transport == Transport.udp && framing != null) {
                 throw new IllegalArgumentException("framing does not apply to transport: udp (one message per "
                         + "datagram)");
@@ -133,10 +130,10 @@ public record SyslogSinkConfig(
         }
     }
 
-    /** The framing in effect: the configured one, or the default for the format and transport. */
+    /** The framing in effect: the configured one, or the default for the format and transport; null for UDP. */
     public Framing effectiveFraming() {
         if (transport == Transport.udp) {
-            return Framing.none;
+            return null;
         }
         if (framing != null) {
             return framing;
@@ -171,6 +168,6 @@ public record SyslogSinkConfig(
     /** How each event is written. */
     public enum Format { rfc5424, rfc3164, raw }
 
-    /** How messages are delimited on a stream ({@code none}: UDP, one per datagram; not configurable). */
-    public enum Framing { @JsonProperty("octet-counted") octetCounted, lf, @JsonProperty("none") none }
+    /** How messages are delimited on a stream (UDP has none: one message per datagram). */
+    public enum Framing { @JsonProperty("octet-counted") octetCounted, lf }
 }
