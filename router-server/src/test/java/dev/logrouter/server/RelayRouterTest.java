@@ -207,14 +207,14 @@ class RelayRouterTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} {1}")
-    @CsvSource({"tcp, rfc5424", "tcp, raw", "tcp, rfc3164", "tls, rfc5424"})
-    void hundredThousandMessagesOverTenConnectionsArriveOnceInOrderWithTheirFields(String transport, String format)
-            throws Exception {
-        Path out = dir.resolve("received-" + transport + "-" + format + ".log");
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource({"tcp, rfc5424, -", "tcp, raw, -", "tcp, rfc3164, -", "tls, rfc5424, openssl", "tls, raw, jdk"})
+    void hundredThousandMessagesOverTenConnectionsArriveOnceInOrderWithTheirFields(String transport, String format,
+                                                                                  String provider) throws Exception {
+        Path out = dir.resolve("received-" + transport + "-" + format + "-" + provider + ".log");
         Router receiver = receiver(transport, "127.0.0.1:0", out);
         String tls = transport.equals("tls") ? ", tls: {ca-file: \"" + pki.caFile() + "\", cert-file: \""
-                + pki.cert("relay") + "\", key-file: \"" + pki.key("relay") + "\"}" : "";
+                + pki.cert("relay") + "\", key-file: \"" + pki.key("relay") + "\", provider: " + provider + "}" : "";
         // by name: the TLS server certificate names localhost, and verify-hostname is on
         Router sender = sender("hosts: [\"localhost:" + port(receiver.boundAddress("in")) + "\"], transport: "
                 + transport + ", format: " + format + tls);
@@ -234,7 +234,30 @@ class RelayRouterTest {
         assertThat(text(g, "activeHost")).isEqualTo("localhost:" + port(receiver.boundAddress("in")));
         if (transport.equals("tls")) {
             assertThat(receiver.metrics().require("Source", "in").value("tlsHandshakes")).isEqualTo(1);
+            assertThat(text(g, "transport")).startsWith("tls " + provider);
         }
+    }
+
+    @Test
+    void aTemplateReplacesTheBodyAndTheHeaderStays() throws Exception {
+        Path out5424 = dir.resolve("template-5424.log");
+        Path out3164 = dir.resolve("template-3164.log");
+        Router r5424 = receiver("tcp", "127.0.0.1:0", out5424);
+        Router r3164 = receiver("tcp", "127.0.0.1:0", out3164);
+        Router sender = start("""
+                sources:
+                  - {name: in, type: tcp, bind: "127.0.0.1:0"}
+                pipeline: {time-zone: UTC}
+                sinks:
+                  - {name: a, type: syslog, hosts: ["%s"], format: rfc5424, template: "${MSG} via ${HOST}"}
+                  - {name: b, type: syslog, hosts: ["%s"], format: rfc3164, template: "${MSG} via ${HOST}"}
+                """.formatted(r5424.boundAddress("in"), r3164.boundAddress("in")));
+        TestClient.sendTcp(sender.boundAddress("in"), TestClient.octet(rfc5424(7, 2)));
+        assertThat(TestClient.await(() -> TestClient.lines(out5424).size() == 1
+                && TestClient.lines(out3164).size() == 1, 20_000)).isTrue();
+        assertThat(utf8Lines(out5424)).containsExactly(rfc5424Fields(7, 2) + " via host-7");
+        // RFC 3164 carries no MSGID or structured data
+        assertThat(utf8Lines(out3164)).containsExactly("host-7|app-7|1002|||conn 7 seq 2 é via host-7");
     }
 
     @Test
