@@ -1,19 +1,13 @@
 package dev.logrouter.netty.tls;
 
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLEngine;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -55,24 +49,8 @@ public final class ClientTls {
         try {
             SslContextBuilder b = SslContextBuilder.forClient();
             if (cfg.keystore() != null) {
-                Path ks = ServerTls.readable("keystore", cfg.keystore(), stamps);
-                char[] pw = cfg.keystorePassword() == null ? new char[0] : cfg.keystorePassword().toCharArray();
-                KeyStore store = KeyStore.getInstance("PKCS12");
-                try (InputStream in = Files.newInputStream(ks)) {
-                    store.load(in, pw);
-                } catch (IOException | GeneralSecurityException e) {
-                    throw new IllegalArgumentException("tls: keystore " + ks + " does not load as PKCS#12 (wrong "
-                            + "keystore-password?): " + e.getMessage(), e);
-                }
-                String alias = ServerTls.keyAlias(store);
-                if (alias == null || !(store.getCertificate(alias) instanceof X509Certificate c)) {
-                    throw new IllegalArgumentException("tls: keystore " + ks + " holds no private key with a "
-                            + "certificate");
-                }
-                ServerTls.requireMatch((PrivateKey) store.getKey(alias, pw), c, "keystore " + ks);
-                KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                kmf.init(store, pw);
-                b.keyManager(kmf);
+                b.keyManager(ServerTls.keyStore(ServerTls.readable("keystore", cfg.keystore(), stamps),
+                        cfg.keystorePassword()).keyManagers());
             } else if (cfg.certFile() != null) {
                 Path certFile = ServerTls.readable("cert-file", cfg.certFile(), stamps);
                 Path keyFile = ServerTls.readable("key-file", cfg.keyFile(), stamps);
@@ -101,14 +79,7 @@ public final class ClientTls {
                     .endpointIdentificationAlgorithm(cfg.verifyHostname() ? "HTTPS" : null);
             ServerTls.ciphers(b, cfg.protocols(), cfg.ciphers());
             SslContext context = b.build();
-            // an engine made now reports what the provider refuses (protocols, suites) before the first connect
-            SSLEngine probe = context.newEngine(UnpooledByteBufAllocator.DEFAULT);
-            String[] enabled = probe.getEnabledCipherSuites();
-            io.netty.util.ReferenceCountUtil.release(probe); // an OpenSSL engine holds native memory
-            if (enabled.length == 0) {
-                throw new IllegalArgumentException("tls: no cipher suite is enabled for protocols " + cfg.protocols()
-                        + " with ciphers " + cfg.ciphers());
-            }
+            ServerTls.requireCipherSuites(context, cfg.protocols(), cfg.ciphers());
             return context;
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalArgumentException("tls: " + ServerTls.rootMessage(e), e);

@@ -154,24 +154,9 @@ public final class ServerTls {
             SslContextBuilder b;
             X509Certificate cert;
             if (cfg.keystore() != null) {
-                Path ks = readable("keystore", cfg.keystore(), stamps);
-                char[] pw = cfg.keystorePassword() == null ? new char[0] : cfg.keystorePassword().toCharArray();
-                KeyStore store = KeyStore.getInstance("PKCS12");
-                try (InputStream in = Files.newInputStream(ks)) {
-                    store.load(in, pw);
-                } catch (IOException | GeneralSecurityException e) {
-                    throw new IllegalArgumentException("tls: keystore " + ks + " does not load as PKCS#12 (wrong "
-                            + "keystore-password?): " + e.getMessage(), e);
-                }
-                String alias = keyAlias(store);
-                if (alias == null || !(store.getCertificate(alias) instanceof X509Certificate c)) {
-                    throw new IllegalArgumentException("tls: keystore " + ks + " holds no private key with a "
-                            + "certificate");
-                }
-                cert = c;
-                requireMatch((java.security.PrivateKey) store.getKey(alias, pw), cert, "keystore " + ks);
-                KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                kmf.init(store, pw);
+                KeyStoreMaterial m = keyStore(readable("keystore", cfg.keystore(), stamps), cfg.keystorePassword());
+                cert = m.certificate();
+                KeyManagerFactory kmf = m.keyManagers();
                 b = SslContextBuilder.forServer(kmf);
             } else {
                 Path certFile = readable("cert-file", cfg.certFile(), stamps);
@@ -205,14 +190,7 @@ public final class ServerTls {
                         : ClientAuth.OPTIONAL);
             }
             SslContext context = b.build();
-            // an engine made now reports what the JDK refuses (protocols, suites) before any client connects
-            SSLEngine probe = context.newEngine(UnpooledByteBufAllocator.DEFAULT);
-            String[] enabled = probe.getEnabledCipherSuites();
-            io.netty.util.ReferenceCountUtil.release(probe); // an OpenSSL engine holds native memory
-            if (enabled.length == 0) {
-                throw new IllegalArgumentException("tls: no cipher suite is enabled for protocols " + cfg.protocols()
-                        + " with ciphers " + cfg.ciphers());
-            }
+            requireCipherSuites(context, cfg.protocols(), cfg.ciphers());
             return new Loaded(context, List.copyOf(stamps), cert);
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalArgumentException("tls: " + rootMessage(e), e);
@@ -221,6 +199,33 @@ public final class ServerTls {
         } catch (RuntimeException e) { // e.g. a provider's own exception: still a "does not load" with a reason
             throw new IllegalArgumentException("tls: " + e, e);
         }
+    }
+
+    /** A PKCS#12 key store's key managers and the certificate of its key. */
+    record KeyStoreMaterial(KeyManagerFactory keyManagers, X509Certificate certificate) {
+    }
+
+    /**
+     * Loads a PKCS#12 key store ({@code keystore} + {@code keystore-password}) and checks that its key belongs to its
+     * certificate. Throws IllegalArgumentException naming the file and the fault.
+     */
+    static KeyStoreMaterial keyStore(Path ks, String password) throws GeneralSecurityException {
+        char[] pw = password == null ? new char[0] : password.toCharArray();
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(ks)) {
+            store.load(in, pw);
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalArgumentException("tls: keystore " + ks + " does not load as PKCS#12 (wrong "
+                    + "keystore-password?): " + e.getMessage(), e);
+        }
+        String alias = keyAlias(store);
+        if (alias == null || !(store.getCertificate(alias) instanceof X509Certificate c)) {
+            throw new IllegalArgumentException("tls: keystore " + ks + " holds no private key with a certificate");
+        }
+        requireMatch((java.security.PrivateKey) store.getKey(alias, pw), c, "keystore " + ks);
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(store, pw);
+        return new KeyStoreMaterial(kmf, c);
     }
 
     /**
@@ -249,6 +254,20 @@ public final class ServerTls {
                     + "the others)");
         }
         b.ciphers(ciphers, IdentityCipherSuiteFilter.INSTANCE);
+    }
+
+    /**
+     * Makes an engine from a new context, so that what the provider refuses (protocols, suites) is reported before the
+     * first connection: none enabled is an IllegalArgumentException.
+     */
+    static void requireCipherSuites(SslContext context, List<String> protocols, List<String> ciphers) {
+        SSLEngine probe = context.newEngine(UnpooledByteBufAllocator.DEFAULT);
+        String[] enabled = probe.getEnabledCipherSuites();
+        io.netty.util.ReferenceCountUtil.release(probe); // an OpenSSL engine holds native memory
+        if (enabled.length == 0) {
+            throw new IllegalArgumentException("tls: no cipher suite is enabled for protocols " + protocols
+                    + " with ciphers " + ciphers);
+        }
     }
 
     /** The provider to use; openssl when asked for but unavailable is an error that says why. */

@@ -54,19 +54,7 @@ public record TlsClientConfig(
 
     /** Checks the options; null means "not given yet" (the loader builds records once before filling defaults). */
     public TlsClientConfig {
-        boolean pem = certFile != null || keyFile != null;
-        if (pem && keystore != null) {
-            throw new IllegalArgumentException("tls: give either cert-file and key-file, or keystore, not both");
-        }
-        if (pem && (certFile == null || keyFile == null)) {
-            throw new IllegalArgumentException("tls: cert-file and key-file go together");
-        }
-        if (keyPassword != null && keyFile == null) {
-            throw new IllegalArgumentException("tls: key-password applies to key-file only");
-        }
-        if (keystorePassword != null && keystore == null) {
-            throw new IllegalArgumentException("tls: keystore-password applies to keystore only");
-        }
+        TlsConfig.checkKeyMaterial(certFile, keyFile, keyPassword, keystore, keystorePassword);
         if (protocols != null) {
             TlsConfig.checkProtocols(protocols);
             protocols = List.copyOf(protocols);

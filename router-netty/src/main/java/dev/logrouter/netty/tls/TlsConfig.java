@@ -64,22 +64,10 @@ public record TlsConfig(
 
     /** Checks the options; null means "not given yet" (the loader builds records once before filling defaults). */
     public TlsConfig {
-        boolean pem = certFile != null || keyFile != null;
-        if (pem && keystore != null) {
-            throw new IllegalArgumentException("tls: give either cert-file and key-file, or keystore, not both");
-        }
-        if (pem && (certFile == null || keyFile == null)) {
-            throw new IllegalArgumentException("tls: cert-file and key-file go together");
-        }
-        if (keyPassword != null && keyFile == null) {
-            throw new IllegalArgumentException("tls: key-password applies to key-file only");
-        }
+        checkKeyMaterial(certFile, keyFile, keyPassword, keystore, keystorePassword);
         if (clientAuth == ClientAuthMode.none && caFile != null) {
             throw new IllegalArgumentException("tls: ca-file is given but client-auth is none, so no client certificate "
                     + "would be checked; set client-auth: required (or optional)");
-        }
-        if (keystorePassword != null && keystore == null) {
-            throw new IllegalArgumentException("tls: keystore-password applies to keystore only");
         }
         if (clientAuth != null && clientAuth != ClientAuthMode.none && caFile == null) {
             throw new IllegalArgumentException("tls: client-auth " + clientAuth + " needs ca-file");
@@ -96,6 +84,24 @@ public record TlsConfig(
         }
         if (reloadInterval != null && reloadInterval.nanos() < 0) {
             throw new IllegalArgumentException("tls: reload-interval must be >= 0");
+        }
+    }
+
+    /** Refuses a certificate and key given half, or both as PEM files and as a key store, and stray passwords. */
+    static void checkKeyMaterial(String certFile, String keyFile, String keyPassword, String keystore,
+                                 String keystorePassword) {
+        boolean pem = certFile != null || keyFile != null;
+        if (pem && keystore != null) {
+            throw new IllegalArgumentException("tls: give either cert-file and key-file, or keystore, not both");
+        }
+        if (pem && (certFile == null || keyFile == null)) {
+            throw new IllegalArgumentException("tls: cert-file and key-file go together");
+        }
+        if (keyPassword != null && keyFile == null) {
+            throw new IllegalArgumentException("tls: key-password applies to key-file only");
+        }
+        if (keystorePassword != null && keystore == null) {
+            throw new IllegalArgumentException("tls: keystore-password applies to keystore only");
         }
     }
 
