@@ -2,6 +2,7 @@ package dev.logrouter.netty;
 
 import dev.logrouter.core.config.ComponentProvider;
 import dev.logrouter.core.config.ComponentRegistry;
+import dev.logrouter.core.journal.JournalConfig;
 import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.source.SourceConfig;
 import dev.logrouter.netty.relay.SyslogSinkConfig;
@@ -31,6 +32,7 @@ public final class NettyComponents implements ComponentProvider {
                         + "key-file, ca-file, client-auth; cert, key, ca and peer-verify are accepted too)")
                 .sink("syslog", SyslogSinkConfig.class)
                 .nested("sinks[] type: syslog .tls", TlsClientConfig.class)
+                .nested("sinks[] type: syslog .journal", JournalConfig.class)
                 .renamed(SinkConfig.class, "network", "syslog-ng's network() destination is type: syslog with "
                         + "format: rfc3164 (transport tcp, udp or tls)")
                 .renamed(SinkConfig.class, "omfwd", "rsyslog's omfwd is type: syslog (format: rfc3164, or rfc5424 "

@@ -5,12 +5,14 @@ import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
 
 /**
- * The options of one journal (a sink's durable buffer). Not yet part of any sink's configuration: a later step
- * embeds it.
+ * The options of one journal (a sink's durable buffer): a sink's {@code journal:} map, with {@code buffer: journal}.
  *
  * <p>Threads: immutable, any thread.
  */
 public record JournalConfig(
+        @Option(doc = "Directory of this sink's journal (segment files, cursor, lock); default data/journal/<sink name>. "
+                + "One sink per directory.", defaultValue = Option.NONE)
+        String dir,
         @Option(doc = "Size at which a segment file is sealed and a new one started; a commit larger than it gets "
                 + "a segment of its own. Between 4KiB and 1GiB.", defaultValue = "64MiB")
         ByteSize segmentSize,
@@ -22,7 +24,7 @@ public record JournalConfig(
                 defaultValue = "1GiB")
         ByteSize freeDiskReserve,
         @Option(doc = "When written records are forced to disk: none (survives kill -9, not a power loss), batch "
-                + "(every commit), interval (at most once per sync-interval).", defaultValue = "batch")
+                + "(every commit), interval (at most once per sync-interval).", defaultValue = "interval")
         JournalSync sync,
         @Option(doc = "With sync: interval, the longest committed records wait for their fsync.", defaultValue = "1s")
         TimeSpan syncInterval) {
@@ -32,48 +34,55 @@ public record JournalConfig(
     /** The largest segment-size accepted. */
     public static final long MAX_SEGMENT_SIZE = 1L << 30;
 
+    /** Checks the options; null means "not given yet" (the loader builds records once before filling defaults). */
     public JournalConfig {
-        if (segmentSize == null || segmentSize.bytes() < MIN_SEGMENT_SIZE || segmentSize.bytes() > MAX_SEGMENT_SIZE) {
+        if (segmentSize != null && (segmentSize.bytes() < MIN_SEGMENT_SIZE || segmentSize.bytes() > MAX_SEGMENT_SIZE)) {
             throw new IllegalArgumentException("segment-size must be between 4KiB and 1GiB, got " + segmentSize);
         }
-        if (maxSize == null || maxSize.bytes() < segmentSize.bytes()) {
+        if (maxSize != null && segmentSize != null && maxSize.bytes() < segmentSize.bytes()) {
             throw new IllegalArgumentException("max-size must be at least segment-size (" + segmentSize.bytes()
                     + " bytes), got " + maxSize);
         }
-        if (freeDiskReserve == null) {
-            throw new IllegalArgumentException("free-disk-reserve must be given (0 turns the check off)");
+        if (freeDiskReserve != null && freeDiskReserve.bytes() < 0) {
+            throw new IllegalArgumentException("free-disk-reserve must be >= 0 (0 turns the check off)");
         }
-        if (sync == null) {
-            throw new IllegalArgumentException("sync must be none, batch or interval");
-        }
-        if (syncInterval == null || syncInterval.nanos() <= 0) {
+        if (syncInterval != null && syncInterval.nanos() <= 0) {
             throw new IllegalArgumentException("sync-interval must be positive, got " + syncInterval);
         }
     }
 
-    /** The defaults: 64 MiB segments, 10 GiB at most, 1 GiB reserve, sync batch, interval 1 s. */
+    /** The defaults: 64 MiB segments, 10 GiB at most, 1 GiB reserve, sync interval, every 1 s. */
     public static JournalConfig defaults() {
-        return new JournalConfig(new ByteSize(64L << 20), new ByteSize(10L << 30), new ByteSize(1L << 30),
-                JournalSync.batch, new TimeSpan(1_000_000_000L));
+        return new JournalConfig(null, new ByteSize(64L << 20), new ByteSize(10L << 30), new ByteSize(1L << 30),
+                JournalSync.interval, new TimeSpan(1_000_000_000L));
+    }
+
+    public JournalConfig withDir(String directory) {
+        return new JournalConfig(directory, segmentSize, maxSize, freeDiskReserve, sync, syncInterval);
+    }
+
+    /** The journal directory: {@code dir}, or {@code data/journal/<sink>}. */
+    public java.nio.file.Path directory(String sinkName) {
+        return java.nio.file.Path.of(dir != null ? dir : "data/journal/" + sinkName);
     }
 
     public JournalConfig withSegmentSize(long bytes) {
-        return new JournalConfig(new ByteSize(bytes), maxSize, freeDiskReserve, sync, syncInterval);
+        return new JournalConfig(dir, new ByteSize(bytes), maxSize, freeDiskReserve, sync, syncInterval);
     }
 
     public JournalConfig withMaxSize(long bytes) {
-        return new JournalConfig(segmentSize, new ByteSize(bytes), freeDiskReserve, sync, syncInterval);
+        return new JournalConfig(dir, segmentSize, new ByteSize(bytes), freeDiskReserve, sync, syncInterval);
     }
 
     public JournalConfig withFreeDiskReserve(long bytes) {
-        return new JournalConfig(segmentSize, maxSize, new ByteSize(bytes), sync, syncInterval);
+        return new JournalConfig(dir, segmentSize, maxSize, new ByteSize(bytes), sync, syncInterval);
     }
 
     public JournalConfig withSync(JournalSync policy) {
-        return new JournalConfig(segmentSize, maxSize, freeDiskReserve, policy, syncInterval);
+        return new JournalConfig(dir, segmentSize, maxSize, freeDiskReserve, policy, syncInterval);
     }
 
     public JournalConfig withSyncInterval(long nanos) {
-        return new JournalConfig(segmentSize, maxSize, freeDiskReserve, sync, new TimeSpan(nanos));
+        return new JournalConfig(dir, segmentSize, maxSize, freeDiskReserve, sync, new TimeSpan(nanos));
     }
 }

@@ -1,6 +1,8 @@
 package dev.logrouter.netty.relay;
 
 import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.sink.SinkEncoder;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.FormatSyslogRfc5424;
 import dev.logrouter.core.template.Template;
@@ -12,12 +14,12 @@ import java.time.ZoneId;
 /**
  * Writes one event as one framed syslog message: the format ({@code rfc5424}, {@code rfc3164} or {@code raw}) with
  * the body template in place of MSG, then the framing ({@code octet-counted}: {@code LEN SP MSG}; {@code lf}:
- * {@code MSG LF}; null: the message alone, for a datagram). Nothing is allocated per event once the scratch
+ * {@code MSG LF}; null: the message alone, for a datagram, cut at the datagram limit and counted). Nothing is allocated per event once the scratch
  * buffer is warm; only octet counting of a rendered message copies it (its length comes first).
  *
  * <p>Threads: keeps scratch state; belongs to the sink's thread.
  */
-final class SyslogEncoder {
+final class SyslogEncoder implements SinkEncoder {
 
     private final Format format;
     private final Framing framing;
@@ -26,11 +28,20 @@ final class SyslogEncoder {
     /** rfc3164: the whole message; rfc5424 and raw: the body template, or null for MSG / the received bytes. */
     private final Template template;
     private final ByteBuilder scratch = new ByteBuilder(1024);
+    /** UDP: the longest datagram (0: no limit). */
+    private final int maxDatagram;
+    private final Counter truncated;
 
-    /** @param framing null for UDP: the message alone */
-    SyslogEncoder(Format format, Framing framing, String bodyTemplate, ZoneId zone) {
+    /**
+     * @param framing     null for UDP: the message alone
+     * @param maxDatagram with framing null: longer messages are cut to it and counted in {@code truncated}
+     */
+    SyslogEncoder(Format format, Framing framing, String bodyTemplate, ZoneId zone, int maxDatagram,
+                  Counter truncated) {
         this.format = format;
         this.framing = framing;
+        this.maxDatagram = framing == null ? maxDatagram : 0;
+        this.truncated = truncated;
         this.rfc5424 = FormatSyslogRfc5424.forZone(zone);
         if (format == Format.rfc3164) {
             // syslog-ng's network() destination: "<PRI>" then the file format "DATE HOST MSGHDRMSG"
@@ -42,7 +53,17 @@ final class SyslogEncoder {
     }
 
     /** Appends {@code e} as one framed message to {@code out}. */
-    void encode(LogEvent e, ByteBuilder out) {
+    @Override
+    public void encode(LogEvent e, ByteBuilder out) {
+        if (maxDatagram > 0) {
+            int start = out.length();
+            message(e, out);
+            if (out.length() - start > maxDatagram) {
+                out.setLength(start + maxDatagram);
+                truncated.inc();
+            }
+            return;
+        }
         if (framing == Framing.octetCounted) {
             if (format == Format.raw && template == null && e.rawLength() > 0) {
                 out.appendDecimal(e.rawLength()).append((byte) ' ').append(e.raw(), 0, e.rawLength());

@@ -2,6 +2,9 @@ package dev.logrouter.netty.relay;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.logrouter.core.journal.JournalConfig;
+import dev.logrouter.core.journal.JournaledSink;
+import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
@@ -75,7 +78,19 @@ public record SyslogSinkConfig(
         @Option(doc = SinkConfig.MAX_RETRIES_DOC, defaultValue = "-1")
         Integer maxRetries,
         @Option(doc = SinkConfig.DEAD_LETTER_DOC, defaultValue = Option.NONE)
-        String deadLetter) implements SinkConfig {
+        String deadLetter,
+        @Option(doc = "memory: a batch counts as written when its write completed on the socket, and a destination "
+                + "that is down holds the ring (and so every source and sink). journal: each message is appended to "
+                + "this sink's crash-safe journal and counts as written once committed there; a delivery thread "
+                + "forwards the journal's backlog, so a destination that is down holds nothing else, and a kill -9 "
+                + "loses nothing journaled (docs/journal.md).", defaultValue = "memory")
+        Buffer buffer,
+        @Option(doc = "With buffer: journal: the journal's directory, segment size, limits and sync policy.",
+                defaultValue = "{}")
+        JournalConfig journal,
+        @Option(doc = "With buffer: journal: at a stop, how long the delivery thread goes on working off the "
+                + "backlog; what is left is delivered after the next start.", defaultValue = "5s")
+        TimeSpan drainTimeout) implements SinkConfig {
 
     public SyslogSinkConfig {
         SinkConfig.checkMaxRetries(maxRetries);
@@ -156,8 +171,19 @@ public record SyslogSinkConfig(
 
     @Override
     public Sink create(SinkContext ctx) {
-        return new SyslogSink(this, ctx);
+        Counter truncated = ctx.metrics().counter("truncated", "UDP: messages cut to max-datagram-size.");
+        SyslogEncoder encoder = new SyslogEncoder(format, effectiveFraming(), template, ctx.zone(),
+                maxDatagramSize.intBytes(), truncated);
+        SyslogDelivery delivery = new SyslogDelivery(this, ctx);
+        if (buffer == Buffer.journal) {
+            return new JournaledSink(name, encoder, delivery, journal, batchSize, batchBytes.bytes(),
+                    drainTimeout.nanos(), ctx.clock(), ctx.metrics());
+        }
+        return new SyslogSink(encoder, delivery, String.join(",", hosts));
     }
+
+    /** Where messages wait for the destination. */
+    public enum Buffer { memory, journal }
 
     /** Where batches go when there are several hosts. */
     public enum Mode { failover, @JsonProperty("round-robin") roundRobin }

@@ -1,0 +1,248 @@
+package dev.logrouter.core.journal;
+
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkDelivery;
+import dev.logrouter.core.sink.SinkEncoder;
+import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.util.Clock;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A sink with {@code buffer: journal}: the sink's thread encodes each event into the record its destination takes
+ * ({@link SinkEncoder}) and appends it to the sink's {@link Journal}; a flush commits the batch as one frame (synced
+ * per the journal's {@code sync}), and then the batch counts as {@code written} (journaled) and the ring moves on: a
+ * destination that is down or slow no longer holds the ring, the sources or the other sinks. A delivery thread of its
+ * own ({@code deliver-<sink>}) reads the journal after its cursor, sends batches with the {@link SinkDelivery},
+ * retrying a failed batch with backoff (10 ms doubling to 5 s) until it is taken, and then acknowledges it, which
+ * moves the cursor and deletes the segments passed.
+ *
+ * <p>A full journal ({@code max-size}, or the free-disk reserve) refuses the append: the handler retries it with
+ * backoff, holding the ring, as a memory sink's failing destination does (overflow policy {@code block}). After
+ * {@code kill -9} the journal keeps every committed record ({@code sync: none} included; a power loss keeps what was
+ * synced); records delivered but not acknowledged are sent again after the restart (duplicates, not loss).
+ *
+ * <p>Stop: the delivery thread goes on until the backlog is delivered or {@code drain} passed, then stops; what is
+ * left stays in the journal for the next start.
+ *
+ * <p>Threads: {@link Sink} methods on the sink's thread; {@code deliver-<sink>} owns the reader and the delivery;
+ * {@link #abort} from any thread; the metrics from any thread.
+ */
+public final class JournaledSink implements Sink {
+
+    private static final Logger LOG = System.getLogger(JournaledSink.class.getName());
+    private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final String name;
+    private final SinkEncoder encoder;
+    private final SinkDelivery delivery;
+    private final Path dir;
+    private final JournalConfig config;
+    private final int batchSize;
+    private final long batchBytes;
+    private final long drainNanos;
+    private final Clock clock;
+    private final ByteBuilder record = new ByteBuilder(1024);
+
+    private volatile Journal journal;
+    private Thread deliverer;
+    private volatile boolean stopping;
+    private volatile boolean aborted;
+    private volatile String lastDeliveryError = "";
+
+    private final Counter delivered;
+    private final Counter deliveryFailures;
+
+    /**
+     * @param drainNanos how long a stop lets the delivery thread work off the backlog before it stops
+     */
+    public JournaledSink(String name, SinkEncoder encoder, SinkDelivery delivery, JournalConfig config, int batchSize,
+                         long batchBytes, long drainNanos, Clock clock, MetricGroup metrics) {
+        this.name = name;
+        this.encoder = encoder;
+        this.delivery = delivery;
+        this.dir = config.directory(name);
+        this.config = config;
+        this.batchSize = batchSize;
+        this.batchBytes = batchBytes;
+        this.drainNanos = drainNanos;
+        this.clock = clock;
+        this.delivered = metrics.counter("delivered", "Journaled records the destination took (acknowledged in the "
+                + "journal: the cursor moved past them).");
+        this.deliveryFailures = metrics.counter("deliveryFailures", "Batches from the journal whose send failed; "
+                + "each is sent again after a backoff.");
+        metrics.gauge("backlogRecords", "Records in the journal not yet acknowledged by the destination.",
+                () -> journal == null ? 0 : journal.backlogRecords());
+        metrics.gauge("backlogBytes", "Bytes of the journal's segments from the oldest unacknowledged frame on.",
+                () -> journal == null ? 0 : journal.backlogBytes());
+        metrics.gauge("segments", "Segment files of the journal.", () -> journal == null ? 0 : journal.segments());
+        metrics.gauge("journalBytes", "Size of the journal's segment files on disk.",
+                () -> journal == null ? 0 : journal.sizeOnDisk());
+        metrics.gauge("syncs", "fsyncs of journal segments.", () -> journal == null ? 0 : journal.syncs());
+        metrics.gauge("recoveredBytes", "Bytes cut from a damaged journal tail at the last start.",
+                () -> journal == null ? 0 : journal.recoveredBytes());
+        metrics.gauge("corruptFrames", "Damaged frames found at the last start (the tail from the first one was cut).",
+                () -> journal == null ? 0 : journal.corruptFrames());
+        metrics.gauge("quarantinedSegments", "Segments renamed to .corrupt at the last start (unreadable footer, "
+                + "empty, or overlapping).", () -> journal == null ? 0 : journal.quarantinedSegments());
+        metrics.text("lastDeliveryError", "The last failure of the delivery thread, empty when none.",
+                () -> lastDeliveryError);
+    }
+
+    /** Opens (and recovers) the journal and starts the delivery thread. */
+    @Override
+    public void start() throws IOException {
+        if (journal == null) {
+            java.nio.file.Files.createDirectories(dir);
+            journal = Journal.open(dir, "delivery", config, clock, JournalFiles.DEFAULT);
+            if (journal.recoveredBytes() > 0 || journal.quarantinedSegments() > 0) {
+                LOG.log(Level.WARNING, "sink " + name + ": journal " + dir + " recovered: " + journal.recoveredBytes()
+                        + " damaged bytes cut, " + journal.quarantinedSegments() + " segments quarantined");
+            }
+            LOG.log(Level.INFO, "sink " + name + ": journal " + dir + " holds " + journal.backlogRecords()
+                    + " records to deliver");
+            deliverer = new Thread(this::deliverLoop, "deliver-" + name);
+            deliverer.setDaemon(true);
+            deliverer.start();
+        }
+    }
+
+    @Override
+    public long append(LogEvent event) throws JournalFullException, IOException {
+        record.reset();
+        encoder.encode(event, record);
+        journal.writer().append(record.array(), 0, record.length());
+        return record.length();
+    }
+
+    @Override
+    public void flush() throws IOException {
+        journal.writer().commit();
+        LockSupport.unpark(deliverer);
+    }
+
+    @Override
+    public void tick() throws IOException {
+        journal.writer().syncIfDue(clock.nanoTime());
+    }
+
+    @Override
+    public void abort() {
+        aborted = true;
+        stopping = true;
+        delivery.abort();
+        LockSupport.unpark(deliverer);
+    }
+
+    /** Commits, lets the delivery thread work off the backlog for up to {@code drain}, then closes everything. */
+    @Override
+    public void close() throws Exception {
+        if (journal == null) {
+            delivery.close();
+            return;
+        }
+        try {
+            journal.writer().commit();
+        } finally {
+            stopping = true;
+            LockSupport.unpark(deliverer);
+            deliverer.join(TimeUnit.NANOSECONDS.toMillis(drainNanos) + 1);
+            if (deliverer.isAlive()) {
+                aborted = true;
+                delivery.abort();
+                deliverer.join(10_000);
+            }
+            delivery.close();
+            journal.close();
+            LOG.log(Level.INFO, "sink " + name + ": journal closed with " + journal.backlogRecords()
+                    + " records left to deliver at the next start");
+        }
+    }
+
+    /** The delivery thread: journal → destination, acknowledging what was taken. */
+    private void deliverLoop() {
+        Batch batch = new Batch();
+        long stopDeadline = 0;
+        long backoff = MIN_BACKOFF_NANOS;
+        boolean started = false;
+        JournalReader reader = journal.reader();
+        while (!aborted) {
+            if (stopping && stopDeadline == 0) {
+                stopDeadline = System.nanoTime() + drainNanos;
+            }
+            if (stopping && System.nanoTime() - stopDeadline > 0) {
+                break;
+            }
+            try {
+                if (!started) {
+                    delivery.start();
+                    started = true;
+                }
+                if (batch.count == 0) {
+                    reader.poll(batchSize, batchBytes, batch);
+                    if (batch.count == 0) {
+                        if (stopping) {
+                            break; // backlog delivered
+                        }
+                        LockSupport.parkNanos(IDLE_PARK_NANOS);
+                        continue;
+                    }
+                }
+                delivery.send(batch.buf, batch.ends, batch.count);
+                reader.acknowledge(batch.lastSeq);
+                delivered.add(batch.count);
+                batch.clear();
+                backoff = MIN_BACKOFF_NANOS;
+            } catch (Exception e) {
+                if (aborted) {
+                    break;
+                }
+                deliveryFailures.inc();
+                lastDeliveryError = e.toString();
+                LOG.log(Level.WARNING, "sink " + name + ": delivering " + batch.count + " journaled records: " + e
+                        + "; retrying in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms");
+                LockSupport.parkNanos(backoff);
+                backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+            }
+        }
+    }
+
+    /** Records polled from the journal, kept until the destination took them. Delivery thread. */
+    private static final class Batch implements RecordConsumer {
+        byte[] buf = new byte[64 * 1024];
+        int[] ends = new int[1024];
+        int count;
+        int length;
+        long lastSeq = -1;
+
+        @Override
+        public void accept(byte[] b, int off, int len, long seq) {
+            if (length + len > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, length + len));
+            }
+            System.arraycopy(b, off, buf, length, len);
+            length += len;
+            if (count == ends.length) {
+                ends = Arrays.copyOf(ends, count * 2);
+            }
+            ends[count++] = length;
+            lastSeq = seq;
+        }
+
+        void clear() {
+            count = 0;
+            length = 0;
+        }
+    }
+}

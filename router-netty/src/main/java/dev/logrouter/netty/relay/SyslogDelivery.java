@@ -1,0 +1,398 @@
+package dev.logrouter.netty.relay;
+
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.sink.SinkDelivery;
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.util.Clock;
+import dev.logrouter.netty.relay.SyslogSinkConfig.Mode;
+import dev.logrouter.netty.relay.SyslogSinkConfig.Transport;
+import dev.logrouter.netty.tls.ClientTls;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.concurrent.PromiseCombiner;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The delivery half of the syslog sink: a batch of encoded, framed messages to one host's connection, with one write
+ * and flush (UDP: one datagram per message, flushed together); {@link #send} returns once the write completed on the
+ * socket. Which host: in {@code failover} mode the first live one in list order, with the hosts before it probed every
+ * {@code failback-after}; in {@code round-robin} mode the next live one. A write that fails closes that connection,
+ * schedules its host's reconnect (capped exponential backoff) and sends the whole batch again to the next live host
+ * (counted {@code resent}: at least once, so the receiver may get part of the batch twice). With no live host
+ * {@link #send} throws and its caller retries it with backoff.
+ *
+ * <p>What plain TCP cannot promise: a write completes when the kernel took the bytes, not when the peer read them;
+ * bytes the kernel accepted before the peer died are lost without an error (RELP closes that gap).
+ *
+ * <p>Threads: every method but {@link #abort} runs on one thread (the sink's, {@code sink-<name>}, or a journaled
+ * sink's delivery thread); the connections' I/O runs on the sink's own event loop ({@link RelayConnector});
+ * {@link #abort} from any thread.
+ */
+final class SyslogDelivery implements SinkDelivery {
+
+    private static final Logger LOG = System.getLogger(SyslogSink.class.getName());
+    private static final long WAIT_SLICE_MILLIS = 100;
+
+    private final String name;
+    private final SyslogSinkConfig cfg;
+    private final Clock clock;
+    private final ClientTls tls;
+    private final RelayHost[] hosts;
+    private final boolean udp;
+    private final long failbackNanos;
+    private volatile RelayConnector connector;
+
+    /** The batch being sent (valid during {@link #send}). */
+    private byte[] buf;
+    private int[] ends;
+    private int count;
+    /** A write of the pending batch failed: its next write is a resend (counted), whichever send call makes it. */
+    private boolean unconfirmed;
+    private RelayHost lastFailed;
+
+    /** failover: index of the host batches go to, -1 before the first connect. */
+    private int active = -1;
+    /** round-robin: the host to try first for the next batch. */
+    private int next;
+    private long failbackAtNanos;
+    private volatile boolean aborted;
+
+    private final Counter resent;
+    private final Counter connects;
+    private final Counter connectFailures;
+    private final Counter failovers;
+    private final Counter failbacks;
+    private final Counter writeFailures;
+
+    SyslogDelivery(SyslogSinkConfig cfg, SinkContext ctx) {
+        this.name = ctx.name();
+        this.cfg = cfg;
+        this.clock = ctx.clock();
+        this.tls = cfg.tls() == null ? null : new ClientTls(cfg.tls());
+        this.udp = cfg.transport() == Transport.udp;
+        this.failbackNanos = cfg.failbackAfter().nanos();
+        long now = clock.nanoTime();
+        List<String> specs = cfg.hosts();
+        this.hosts = new RelayHost[specs.size()];
+        for (int i = 0; i < hosts.length; i++) {
+            hosts[i] = new RelayHost(Destination.parse(specs.get(i)), i, cfg.reconnectDelay().nanos(),
+                    cfg.reconnectDelayMax().nanos(), now);
+        }
+        MetricGroup m = ctx.metrics();
+        this.resent = m.counter("resent", "Messages sent again after a write failed (the whole batch goes to the "
+                + "next live host; the receiver may get the part written before the failure twice).");
+        this.connects = m.counter("connects", "Connections opened (TLS: handshake done).");
+        this.connectFailures = m.counter("connectFailures", "Connects or TLS handshakes that failed (refused, "
+                + "timed out, certificate not trusted); the host is tried again after its backoff.");
+        this.failovers = m.counter("failovers", "Times batches moved to a later host of the list because the ones "
+                + "before it failed (round-robin: a batch sent to another host after a failed write).");
+        this.failbacks = m.counter("failbacks", "Times batches moved back to an earlier host that answered a probe "
+                + "(failover mode, every failback-after).");
+        this.writeFailures = m.counter("writeFailures", "Batch writes that failed on a connection (peer closed or "
+                + "reset it, TLS error, ICMP unreachable); the batch is resent.");
+        m.text("activeHost", "failover: the host batches go to now (empty while none is up); round-robin: the hosts "
+                + "up now.", this::activeHost);
+        m.text("hosts", "Each host's state: up, connecting, or down with the reason and the delay before its next "
+                + "try.", this::hostStates);
+        m.text("transport", "tcp, tls (with the provider: jdk or openssl) or udp, and the event loop kind.",
+                () -> cfg.transport() + (tls == null ? "" : " " + tls.providerName())
+                        + (connector == null ? "" : " (" + connector.kind() + ")"));
+    }
+
+    @Override
+    public void start() {
+        if (connector == null) {
+            connector = new RelayConnector(name, cfg.transport(), tls, (int) cfg.connectTimeout().millis());
+        }
+        long now = clock.nanoTime();
+        // connect ahead of the first batch: the first host (failover) or all (round-robin)
+        for (RelayHost h : hosts) {
+            if (h.due(now)) {
+                h.startConnect(connector);
+            }
+            if (cfg.mode() == Mode.failover) {
+                break;
+            }
+        }
+    }
+
+    @Override
+    public void send(byte[] buf, int[] ends, int count) throws IOException {
+        if (count == 0) {
+            return;
+        }
+        this.buf = buf;
+        this.ends = ends;
+        this.count = count;
+        while (true) {
+            RelayHost h = pick();
+            if (unconfirmed) {
+                resent.add(count);
+                if (cfg.mode() == Mode.roundRobin && h != lastFailed) {
+                    failovers.inc();
+                }
+            }
+            String error = write(h);
+            if (error == null) {
+                forget();
+                return;
+            }
+            writeFailures.inc();
+            h.writeFailed(error, clock.nanoTime());
+            LOG.log(Level.WARNING, "sink " + name + ": writing " + count + " messages to " + h.destination()
+                    + " failed (" + error + "); sending the batch again");
+            unconfirmed = true;
+            lastFailed = h;
+        }
+    }
+
+    @Override
+    public void forget() {
+        unconfirmed = false;
+        lastFailed = null;
+        buf = null;
+        ends = null;
+    }
+
+    /** A host with an open connection for the next batch; throws when none is live (the handler retries). */
+    private RelayHost pick() throws IOException {
+        if (aborted) {
+            throw new IOException("sink stopping: the batch was not sent");
+        }
+        long now = clock.nanoTime();
+        return cfg.mode() == Mode.failover ? pickFailover(now) : pickRoundRobin(now);
+    }
+
+    private RelayHost pickFailover(long now) throws IOException {
+        probeFailback(now);
+        if (active >= 0 && hosts[active].channel(now) != null) {
+            return hosts[active];
+        }
+        for (RelayHost h : hosts) {
+            if (h.channel(now) == null && h.due(now)) {
+                h.startConnect(connector);
+            }
+            if (h.channel(now) != null || (h.connecting() && awaitConnect(h) != null)) {
+                activate(h.index(), now);
+                return h;
+            }
+        }
+        throw noLiveHost();
+    }
+
+    private RelayHost pickRoundRobin(long now) throws IOException {
+        for (RelayHost h : hosts) {
+            if (h.channel(now) == null && h.due(now)) {
+                h.startConnect(connector);
+            }
+            if (h.connecting()) {
+                pollQuietly(h, 0);
+            }
+        }
+        for (int k = 0; k < hosts.length; k++) {
+            RelayHost h = hosts[(next + k) % hosts.length];
+            if (h.channel(now) != null) {
+                next = (h.index() + 1) % hosts.length;
+                return h;
+            }
+        }
+        for (int k = 0; k < hosts.length; k++) { // none up: wait for the connects under way
+            RelayHost h = hosts[(next + k) % hosts.length];
+            if (h.connecting() && awaitConnect(h) != null) {
+                next = (h.index() + 1) % hosts.length;
+                return h;
+            }
+        }
+        throw noLiveHost();
+    }
+
+    /** failover: makes host {@code i} the active one, counting a failover or failback. */
+    private void activate(int i, long now) {
+        if (i == active) {
+            return;
+        }
+        int previous = active;
+        active = i;
+        if (previous >= 0 && i < previous) {
+            failbacks.inc();
+            LOG.log(Level.INFO, "sink " + name + ": failing back from " + hosts[previous].destination() + " to "
+                    + hosts[i].destination());
+            hosts[previous].close("standby (failed back to " + hosts[i].destination() + ")");
+        } else if (i > 0) {
+            failovers.inc();
+            LOG.log(Level.WARNING, "sink " + name + ": failing over to " + hosts[i].destination()
+                    + (previous >= 0 ? " from " + hosts[previous].destination() : "") + "; the hosts before it are "
+                    + "tried again every " + TimeUnit.NANOSECONDS.toMillis(failbackNanos) + " ms");
+        }
+        failbackAtNanos = now + failbackNanos;
+    }
+
+    /**
+     * failover, while a later host is active: every failback-after, starts a connect to each host before it; a
+     * probe that connected makes its host the active one (the probe's connection carries the next batches).
+     */
+    private void probeFailback(long now) {
+        if (cfg.mode() != Mode.failover || active <= 0) {
+            return;
+        }
+        for (int i = 0; i < active; i++) {
+            RelayHost h = hosts[i];
+            if (h.connecting() && pollQuietly(h, 0) != null || h.channel(now) != null) {
+                activate(i, now);
+                return;
+            }
+        }
+        if (now - failbackAtNanos >= 0) {
+            failbackAtNanos = now + failbackNanos;
+            for (int i = 0; i < active; i++) {
+                if (hosts[i].channel(now) == null && !hosts[i].connecting()) {
+                    hosts[i].startConnect(connector);
+                }
+            }
+        }
+    }
+
+    /** Waits for a connect under way until it ends (its connect-timeout and handshake-timeout bound it). */
+    private Channel awaitConnect(RelayHost h) throws IOException {
+        while (true) {
+            if (aborted) {
+                throw new IOException("sink stopping: the batch was not sent");
+            }
+            Channel ch;
+            try {
+                ch = h.poll(TimeUnit.MILLISECONDS.toNanos(WAIT_SLICE_MILLIS), clock.nanoTime());
+            } catch (RelayHost.ConnectFailure f) {
+                connectFailed(h, f);
+                return null;
+            }
+            if (ch != null) {
+                connected(h);
+                return ch;
+            }
+        }
+    }
+
+    /** A non-blocking (or briefly blocking) look at a connect under way. */
+    private Channel pollQuietly(RelayHost h, long waitNanos) {
+        try {
+            Channel ch = h.poll(waitNanos, clock.nanoTime());
+            if (ch != null) {
+                connected(h);
+            }
+            return ch;
+        } catch (RelayHost.ConnectFailure f) {
+            connectFailed(h, f);
+            return null;
+        }
+    }
+
+    private void connected(RelayHost h) {
+        connects.inc();
+        LOG.log(Level.INFO, "sink " + name + ": connected to " + h.destination() + " (" + cfg.transport() + ")");
+    }
+
+    private void connectFailed(RelayHost h, RelayHost.ConnectFailure f) {
+        connectFailures.inc();
+        LOG.log(Level.WARNING, "sink " + name + ": " + h.describe());
+    }
+
+    private IOException noLiveHost() {
+        return new IOException("no live host: " + hostStates());
+    }
+
+    /** Writes the batch to {@code h}'s connection and waits for the write to complete; null or the failure. */
+    private String write(RelayHost h) throws IOException {
+        Channel ch = h.channel(clock.nanoTime());
+        if (ch == null) {
+            return "the connection closed";
+        }
+        ChannelFuture f;
+        if (udp) {
+            ChannelPromise all = ch.newPromise();
+            byte[] a = buf;
+            int n = count;
+            int[] e = ends;
+            ch.eventLoop().execute(() -> {
+                PromiseCombiner combiner = new PromiseCombiner(ch.eventLoop());
+                int start = 0;
+                for (int i = 0; i < n; i++) {
+                    combiner.add(ch.write(Unpooled.wrappedBuffer(a, start, e[i] - start)));
+                    start = e[i];
+                }
+                ch.flush();
+                combiner.finish(all);
+            });
+            f = all;
+        } else {
+            f = ch.writeAndFlush(Unpooled.wrappedBuffer(buf, 0, ends[count - 1]));
+        }
+        try {
+            while (!f.await(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS)) {
+                if (aborted) { // a forced stop: the batch's bytes must not be read after we return
+                    ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+                    throw new IOException("sink stopping: the batch write to " + h.destination() + " did not end");
+                }
+            }
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            throw new IOException("interrupted while writing to " + h.destination(), ie);
+        }
+        if (f.isSuccess()) {
+            return null;
+        }
+        Throwable why = ch.attr(RelayConnector.CLOSE_CAUSE).get();
+        return RelayHost.describe(why != null ? why : f.cause());
+    }
+
+    /** Idle time: failback probes go on while no batch comes. */
+    void tick() {
+        probeFailback(clock.nanoTime());
+    }
+
+    @Override
+    public void abort() {
+        aborted = true;
+    }
+
+    /** Closes the connections and the event loop. */
+    @Override
+    public void close() {
+        for (RelayHost h : hosts) {
+            h.close("closed");
+        }
+        if (connector != null) {
+            connector.close();
+        }
+    }
+
+    private String activeHost() {
+        if (cfg.mode() == Mode.failover) {
+            int a = active;
+            return a >= 0 && hosts[a].up() ? hosts[a].destination().toString() : "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (RelayHost h : hosts) {
+            if (h.up()) {
+                sb.append(sb.isEmpty() ? "" : ",").append(h.destination());
+            }
+        }
+        return sb.toString();
+    }
+
+    private String hostStates() {
+        StringBuilder sb = new StringBuilder();
+        for (RelayHost h : hosts) {
+            sb.append(sb.isEmpty() ? "" : "; ").append(h.describe());
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,224 @@
+package dev.logrouter.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.testing.Ports;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The syslog sink with {@code buffer: journal}, between real routers and real processes: a forward whose receiver
+ * is down no longer holds the other sinks (isolation), its backlog is delivered once the receiver listens; a router
+ * killed with {@code kill -9} (a child JVM, {@code Process.destroyForcibly}) loses nothing it journaled, also when
+ * killed again and again while it delivers (duplicates only from the unacknowledged tail).
+ */
+class RelayJournalTest {
+
+    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    @TempDir
+    Path dir;
+    private final List<Router> routers = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+
+    @AfterEach
+    void stop() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        for (Router r : routers) {
+            r.stop();
+        }
+    }
+
+    private Router start(String yaml) throws Exception {
+        Router r = TestClient.startRouter(yaml);
+        routers.add(r);
+        return r;
+    }
+
+    /** A receiving router on {@code port}: every message's MSG as a line of {@code out}. */
+    private Router receiver(int port, Path out) throws Exception {
+        return start("""
+                sources:
+                  - {name: in, type: tcp, bind: "127.0.0.1:%d"}
+                pipeline: {ring-size: 4096, parse-workers: 2}
+                sinks:
+                  - {name: out, type: file, path: "%s", template: "${MSG}\\n"}
+                """.formatted(port, out));
+    }
+
+    private String journaledForward(int port, String sync) {
+        return "{name: relay, type: syslog, hosts: [\"127.0.0.1:" + port + "\"], buffer: journal, reconnect-delay: "
+                + "50ms, reconnect-delay-max: 200ms, journal: {dir: \"" + dir.resolve("journal") + "\", sync: " + sync
+                + ", segment-size: 1MiB, free-disk-reserve: 0}}";
+    }
+
+    private static void send(String address, int conns, int perConn, int base) throws Exception {
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> errors = new ArrayList<>();
+        for (int c = 0; c < conns; c++) {
+            int conn = c;
+            Thread t = new Thread(() -> {
+                try (Socket s = new Socket()) {
+                    s.connect(dev.logrouter.netty.HostPort.parse(address), 5000);
+                    OutputStream out = new java.io.BufferedOutputStream(s.getOutputStream(), 64 * 1024);
+                    for (int i = 0; i < perConn; i++) {
+                        out.write(("<13>Nov 26 10:00:00 h app: m " + conn + " " + (base + i) + "\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                    }
+                    out.flush();
+                } catch (Throwable e) {
+                    synchronized (errors) {
+                        errors.add(e);
+                    }
+                }
+            }, "client-" + c);
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join(300_000);
+        }
+        assertThat(errors).isEmpty();
+    }
+
+    /** Each expected line's count in {@code file}: missing ones and duplicates. */
+    private static Map<String, Integer> counts(Path file) {
+        Map<String, Integer> m = new HashMap<>();
+        for (String l : TestClient.textLines(file)) {
+            m.merge(l, 1, Integer::sum);
+        }
+        return m;
+    }
+
+    private static void assertAllArrived(Path file, int conns, int perConn, long maxDuplicates) {
+        Map<String, Integer> m = counts(file);
+        long duplicates = 0;
+        for (int c = 0; c < conns; c++) {
+            for (int i = 0; i < perConn; i++) {
+                Integer n = m.get("m " + c + " " + i);
+                assertThat(n).as("message %d of connection %d arrived", i, c).isNotNull();
+                duplicates += n - 1;
+            }
+        }
+        assertThat(m).hasSize(conns * perConn);
+        assertThat(duplicates).as("duplicates").isLessThanOrEqualTo(maxDuplicates);
+    }
+
+    @Test
+    void aForwardWhoseReceiverIsDownHoldsNothingElseAndDeliversItsBacklogLater() throws Exception {
+        int port = Ports.freeLoopbackPort();
+        Path local = dir.resolve("local.log");
+        Router router = start("""
+                sources:
+                  - {name: in, type: tcp, bind: "127.0.0.1:0"}
+                pipeline: {ring-size: 4096, parse-workers: 2}
+                sinks:
+                  - {name: local, type: file, path: "%s", template: "${MSG}\\n"}
+                  - %s
+                """.formatted(local, journaledForward(port, "none")));
+        int conns = 10;
+        int perConn = 100_000;
+        send(router.boundAddress("in"), conns, perConn, 0);
+        // the local file gets everything while nothing listens on the forward's port
+        assertThat(TestClient.await(() -> TestClient.lines(local).size() >= conns * perConn, 120_000)).isTrue();
+        MetricGroup relay = router.metrics().require("Sink", "relay");
+        assertThat(TestClient.await(() -> relay.value("written") == conns * perConn, 30_000)).isTrue();
+        assertThat(relay.value("backlogRecords")).isEqualTo(conns * perConn);
+        assertThat(relay.value("delivered")).isZero();
+        assertThat(relay.value("connectFailures")).isPositive();
+
+        Path received = dir.resolve("received.log");
+        receiver(port, received);
+        assertThat(TestClient.await(() -> TestClient.lines(received).size() >= conns * perConn, 120_000))
+                .as(() -> "received " + TestClient.lines(received).size()).isTrue();
+        assertThat(TestClient.await(() -> relay.value("backlogRecords") == 0, 30_000)).isTrue();
+        assertAllArrived(received, conns, perConn, relay.value("resent"));
+        assertThat(relay.value("delivered")).isEqualTo(conns * perConn);
+        assertThat(relay.value("segments")).as("delivered segments deleted").isLessThanOrEqualTo(1);
+    }
+
+    /** A router in a child JVM with a journaled forward to {@code port}; returns its process. */
+    private Process child(int port, String sync, Path log) throws IOException {
+        Path cfg = dir.resolve("child.yaml");
+        Files.writeString(cfg, """
+                sources:
+                  - {name: in, type: tcp, bind: "127.0.0.1:0"}
+                pipeline: {ring-size: 1024}
+                sinks:
+                  - %s
+                """.formatted(journaledForward(port, sync)));
+        Process p = new ProcessBuilder(JAVA, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "run", "--config", cfg.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        processes.add(p);
+        return p;
+    }
+
+    private static long sinkValue(Process p, String metric) {
+        TestClient.StatsOutput json = TestClient.stats("--pid", Long.toString(p.pid()), "--format", "json");
+        try {
+            return new ObjectMapper().readTree(json.out()).at("/Sink/relay/" + metric).asLong(-1);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private void kill(Process p) throws InterruptedException {
+        p.destroyForcibly();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        processes.remove(p);
+    }
+
+    @Test
+    void killMinusNineLosesNothingJournaledEvenWhenKilledAgainAndAgainWhileDelivering() throws Exception {
+        int port = Ports.freeLoopbackPort();
+        int conns = 3;
+        int perConn = 100_000;
+        Path log = dir.resolve("child-0.log");
+        Process first = child(port, "none", log);
+        assertThat(TestClient.await(() -> TestClient.listening(log) != null, 60_000)).as("router started").isTrue();
+        send(TestClient.listening(log), conns, perConn, 0);
+        assertThat(TestClient.await(() -> sinkValue(first, "written") == conns * perConn, 60_000))
+                .as("everything journaled").isTrue();
+        kill(first); // the receiver is still down: everything is in the journal only
+
+        Path received = dir.resolve("received.log");
+        receiver(port, received);
+        Random random = new Random(42);
+        int kills = 20;
+        for (int k = 1; k <= kills; k++) {
+            Path l = dir.resolve("child-" + k + ".log");
+            Process p = child(port, "none", l);
+            assertThat(TestClient.await(() -> TestClient.listening(l) != null, 60_000)).as("router started").isTrue();
+            Thread.sleep(random.nextInt(200)); // somewhere in the delivery
+            kill(p);
+        }
+        Path last = dir.resolve("child-last.log");
+        Process p = child(port, "none", last);
+        assertThat(TestClient.await(() -> TestClient.lines(received).size() >= conns * perConn
+                && sinkValue(p, "backlogRecords") == 0, 120_000))
+                .as(() -> "received " + TestClient.lines(received).size()).isTrue();
+        // duplicates only from batches delivered but not acknowledged when a kill came: at most one batch per kill
+        assertAllArrived(received, conns, perConn, (long) kills * 1000);
+        p.destroy();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(last)).isZero();
+    }
+}
