@@ -17,10 +17,11 @@ public record JournalConfig(
                 + "a segment of its own. Between 4KiB and 1GiB.", defaultValue = "64MiB")
         ByteSize segmentSize,
         @Option(doc = "Most bytes of segment files this journal keeps on disk; an append that would pass it is "
-                + "refused (JournalFullException) until acknowledgements delete segments.", defaultValue = "10GiB")
+                + "refused, and the sink holds the ring (overflow block), until delivered segments are deleted.",
+                defaultValue = "10GiB")
         ByteSize maxSize,
         @Option(doc = "Free space the journal leaves on its file store: checked at start and whenever a segment "
-                + "would be added; below it appends are refused (JournalFullException). 0 turns the check off.",
+                + "would be added; below it appends are refused and the sink holds the ring. 0 turns the check off.",
                 defaultValue = "1GiB")
         ByteSize freeDiskReserve,
         @Option(doc = "When written records are forced to disk: none (survives kill -9, not a power loss), batch "
