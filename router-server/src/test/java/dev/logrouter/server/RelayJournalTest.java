@@ -155,6 +155,67 @@ class RelayJournalTest {
         assertThat(relay.value("segments")).as("delivered segments deleted").isLessThanOrEqualTo(1);
     }
 
+    @Test
+    void aFullJournalWithDropNewestDropsCountsAndHoldsNothingElse() throws Exception {
+        int port = Ports.freeLoopbackPort();
+        Path local = dir.resolve("local-full.log");
+        Router router = start("""
+                sources:
+                  - {name: in, type: tcp, bind: "127.0.0.1:0"}
+                pipeline: {ring-size: 4096, parse-workers: 2}
+                sinks:
+                  - {name: local, type: file, path: "%s", template: "${MSG}\\n"}
+                  - {name: relay, type: syslog, hosts: ["127.0.0.1:%d"], buffer: journal, overflow: drop-newest,
+                     reconnect-delay: 50ms, reconnect-delay-max: 200ms,
+                     journal: {dir: "%s", segment-size: 4KiB, max-size: 64KiB, free-disk-reserve: 0}}
+                """.formatted(local, port, dir.resolve("small-journal")));
+        int conns = 10;
+        int perConn = 5_000;
+        send(router.boundAddress("in"), conns, perConn, 0);
+        assertThat(TestClient.await(() -> TestClient.lines(local).size() >= conns * perConn, 60_000)).isTrue();
+        MetricGroup relay = router.metrics().require("Sink", "relay");
+        assertThat(TestClient.await(() -> relay.value("written") == conns * perConn, 30_000)).isTrue();
+        long kept = relay.value("backlogRecords");
+        long dropped = relay.value("overflowDropped");
+        assertThat(dropped).as("dropped, counted").isPositive();
+        assertThat(kept + dropped).isEqualTo(conns * perConn);
+        assertThat(relay.value("journalBytes")).isLessThanOrEqualTo(64 * 1024);
+        assertThat(relay.value("state")).as("running: nothing retried, nothing held").isZero();
+
+        Path received = dir.resolve("received-full.log");
+        receiver(port, received);
+        assertThat(TestClient.await(() -> relay.value("delivered") == kept, 60_000)).isTrue();
+        assertThat(TestClient.await(() -> TestClient.lines(received).size() >= kept, 30_000)).isTrue();
+        Map<String, Integer> m = counts(received);
+        assertThat(m).hasSize((int) kept);
+        assertThat(m.keySet()).allMatch(l -> l.matches("m \\d \\d+"));
+    }
+
+    @Test
+    void sigtermWhileTheReceiverIsDownKeepsEverythingForTheNextStart() throws Exception {
+        int port = Ports.freeLoopbackPort();
+        int conns = 10;
+        int perConn = 20_000;
+        Path log = dir.resolve("child-term.log");
+        Process p = child(port, "interval", log);
+        assertThat(TestClient.await(() -> TestClient.listening(log) != null, 60_000)).as("router started").isTrue();
+        send(TestClient.listening(log), conns, perConn, 0);
+        p.destroy(); // SIGTERM right after the senders wrote everything
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(log)).isZero();
+        processes.remove(p);
+
+        Path received = dir.resolve("received-term.log");
+        receiver(port, received);
+        Path log2 = dir.resolve("child-term-2.log");
+        Process again = child(port, "interval", log2);
+        assertThat(TestClient.await(() -> TestClient.lines(received).size() >= conns * perConn, 120_000))
+                .as(() -> "received " + TestClient.lines(received).size()).isTrue();
+        assertAllArrived(received, conns, perConn, 0);
+        again.destroy();
+        assertThat(again.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    }
+
     /** A router in a child JVM with a journaled forward to {@code port}; returns its process. */
     private Process child(int port, String sync, Path log) throws IOException {
         Path cfg = dir.resolve("child.yaml");

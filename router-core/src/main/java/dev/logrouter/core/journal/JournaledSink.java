@@ -26,8 +26,10 @@ import java.util.concurrent.locks.LockSupport;
  * retrying a failed batch with backoff (10 ms doubling to 5 s) until it is taken, and then acknowledges it, which
  * moves the cursor and deletes the segments passed.
  *
- * <p>A full journal ({@code max-size}, or the free-disk reserve) refuses the append: the handler retries it with
- * backoff, holding the ring, as a memory sink's failing destination does (overflow policy {@code block}). After
+ * <p>A full journal ({@code max-size}, or the free-disk reserve) refuses the append. With {@link Overflow#block} the
+ * handler retries it with backoff, holding the ring, as a memory sink's failing destination does; with
+ * {@link Overflow#dropNewest} the message is dropped and counted ({@code overflowDropped}; the handler still counts
+ * it {@code written}), and nothing else waits. After
  * {@code kill -9} the journal keeps every committed record ({@code sync: none} included; a power loss keeps what was
  * synced); records delivered but not acknowledged are sent again after the restart (duplicates, not loss).
  *
@@ -52,6 +54,7 @@ public final class JournaledSink implements Sink {
     private final int batchSize;
     private final long batchBytes;
     private final long drainNanos;
+    private final Overflow overflow;
     private final Clock clock;
     private final ByteBuilder record = new ByteBuilder(1024);
 
@@ -63,12 +66,15 @@ public final class JournaledSink implements Sink {
 
     private final Counter delivered;
     private final Counter deliveryFailures;
+    private final Counter overflowDropped;
+    /** drop-newest: dropping now (logged when it starts and when it ends). Sink thread. */
+    private boolean dropping;
 
     /**
      * @param drainNanos how long a stop lets the delivery thread work off the backlog before it stops
      */
     public JournaledSink(String name, SinkEncoder encoder, SinkDelivery delivery, JournalConfig config, int batchSize,
-                         long batchBytes, long drainNanos, Clock clock, MetricGroup metrics) {
+                         long batchBytes, long drainNanos, Overflow overflow, Clock clock, MetricGroup metrics) {
         this.name = name;
         this.encoder = encoder;
         this.delivery = delivery;
@@ -77,11 +83,14 @@ public final class JournaledSink implements Sink {
         this.batchSize = batchSize;
         this.batchBytes = batchBytes;
         this.drainNanos = drainNanos;
+        this.overflow = overflow;
         this.clock = clock;
         this.delivered = metrics.counter("delivered", "Journaled records the destination took (acknowledged in the "
                 + "journal: the cursor moved past them).");
         this.deliveryFailures = metrics.counter("deliveryFailures", "Batches from the journal whose send failed; "
                 + "each is sent again after a backoff.");
+        this.overflowDropped = metrics.counter("overflowDropped", "Messages dropped because the journal was full "
+                + "(overflow: drop-newest).");
         metrics.gauge("backlogRecords", "Records in the journal not yet acknowledged by the destination.",
                 () -> journal == null ? 0 : journal.backlogRecords());
         metrics.gauge("backlogBytes", "Bytes of the journal's segments from the oldest unacknowledged frame on.",
@@ -122,7 +131,25 @@ public final class JournaledSink implements Sink {
     public long append(LogEvent event) throws JournalFullException, IOException {
         record.reset();
         encoder.encode(event, record);
-        journal.writer().append(record.array(), 0, record.length());
+        try {
+            journal.writer().append(record.array(), 0, record.length());
+        } catch (JournalFullException full) {
+            if (overflow == Overflow.block) {
+                throw full;
+            }
+            overflowDropped.inc();
+            if (!dropping) {
+                dropping = true;
+                LOG.log(Level.WARNING, "sink " + name + ": " + full.getMessage() + "; dropping new messages "
+                        + "(overflow: drop-newest, counted in overflowDropped) until the journal has room");
+            }
+            return 0;
+        }
+        if (dropping) {
+            dropping = false;
+            LOG.log(Level.INFO, "sink " + name + ": the journal has room again; " + overflowDropped.get()
+                    + " messages dropped so far");
+        }
         return record.length();
     }
 
@@ -212,7 +239,14 @@ public final class JournaledSink implements Sink {
                 lastDeliveryError = e.toString();
                 LOG.log(Level.WARNING, "sink " + name + ": delivering " + batch.count + " journaled records: " + e
                         + "; retrying in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms");
-                LockSupport.parkNanos(backoff);
+                // a deadline, not one park: every commit unparks this thread
+                long until = System.nanoTime() + backoff;
+                for (long left = backoff; left > 0 && !aborted && !stopping; left = until - System.nanoTime()) {
+                    LockSupport.parkNanos(left);
+                }
+                if (stopping && !aborted) {
+                    LockSupport.parkNanos(Math.min(backoff, TimeUnit.MILLISECONDS.toNanos(100)));
+                }
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
             }
         }

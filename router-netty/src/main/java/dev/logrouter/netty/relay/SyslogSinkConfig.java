@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.logrouter.core.journal.JournalConfig;
 import dev.logrouter.core.journal.JournaledSink;
+import dev.logrouter.core.journal.Overflow;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
@@ -90,7 +91,11 @@ public record SyslogSinkConfig(
         JournalConfig journal,
         @Option(doc = "With buffer: journal: at a stop, how long the delivery thread goes on working off the "
                 + "backlog; what is left is delivered after the next start.", defaultValue = "5s")
-        TimeSpan drainTimeout) implements SinkConfig {
+        TimeSpan drainTimeout,
+        @Option(doc = "With buffer: journal, when the journal is full (journal.max-size, or the free-disk reserve): "
+                + "block holds the ring (the sources pause); drop-newest drops the message, counts it "
+                + "(overflowDropped) and lets everything else go on.", defaultValue = "block")
+        Overflow overflow) implements SinkConfig {
 
     public SyslogSinkConfig {
         SinkConfig.checkMaxRetries(maxRetries);
@@ -177,7 +182,7 @@ public record SyslogSinkConfig(
         SyslogDelivery delivery = new SyslogDelivery(this, ctx);
         if (buffer == Buffer.journal) {
             return new JournaledSink(name, encoder, delivery, journal, batchSize, batchBytes.bytes(),
-                    drainTimeout.nanos(), ctx.clock(), ctx.metrics());
+                    drainTimeout.nanos(), overflow, ctx.clock(), ctx.metrics());
         }
         return new SyslogSink(encoder, delivery, String.join(",", hosts));
     }

@@ -38,8 +38,13 @@ public final class TcpSource implements Source {
     private static final Logger LOG = System.getLogger(TcpSource.class.getName());
 
     /** A connection that read nothing for this long during a clean stop has nothing more to give. */
+    /** At a stop, the listener stays open until no connection was accepted for this long (at most ACCEPT_DRAIN_MAX). */
+    static final long ACCEPT_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    static final long ACCEPT_DRAIN_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
     static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
 
+    /** When the last connection was accepted (System.nanoTime); written on the event loop. */
+    private volatile long lastAcceptNanos = System.nanoTime();
     private final TcpSourceConfig cfg;
     private final NettyTransport transport;
     private final RingPublisher publisher;
@@ -97,6 +102,7 @@ public final class TcpSource implements Source {
                             return;
                         }
                         channels.add(ch);
+                        lastAcceptNanos = System.nanoTime();
                         ChannelPipeline p = ch.pipeline();
                         Peer peer = new Peer();
                         TcpPublishHandler publish = new TcpPublishHandler(publisher, counters, state, peer, idleNanos);
@@ -168,13 +174,33 @@ public final class TcpSource implements Source {
         return HostPort.format(server.localAddress());
     }
 
-    /** Closes the listener: no new connections. Open connections go on until {@link #awaitPublished}. */
+    /**
+     * Closes the listener: no new connections. Open connections go on until {@link #awaitPublished}. Connections the
+     * kernel completed but the event loop has not accepted yet would be reset by the close, with whatever their
+     * senders already wrote: so the listener first stays open until no connection was accepted for 200 ms (at most
+     * 2 s), and the ones it accepts are read dry like the others.
+     */
     @Override
     public void stopAccepting() {
         if (reloadCheck != null) {
             reloadCheck.cancel(false);
         }
         if (server != null) {
+            long start = System.nanoTime();
+            while (true) {
+                long now = System.nanoTime();
+                long accepted = lastAcceptNanos;
+                long quietSince = accepted - start > 0 ? accepted : start;
+                if (now - quietSince >= ACCEPT_QUIET_NANOS || now - start >= ACCEPT_DRAIN_MAX_NANOS) {
+                    break;
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
             server.close().syncUninterruptibly();
         }
     }
