@@ -40,8 +40,9 @@ public record JournalConfig(
         if (segmentSize != null && (segmentSize.bytes() < MIN_SEGMENT_SIZE || segmentSize.bytes() > MAX_SEGMENT_SIZE)) {
             throw new IllegalArgumentException("segment-size must be between 4KiB and 1GiB, got " + segmentSize);
         }
-        if (maxSize != null && segmentSize != null && maxSize.bytes() < segmentSize.bytes()) {
-            throw new IllegalArgumentException("max-size must be at least segment-size (" + segmentSize.bytes()
+        if (maxSize != null && segmentSize != null && maxSize.bytes() < 2 * segmentSize.bytes()) {
+            // the active segment is never deleted: with less, a full active segment could never be sealed and freed
+            throw new IllegalArgumentException("max-size must be at least twice segment-size (" + segmentSize.bytes()
                     + " bytes), got " + maxSize);
         }
         if (freeDiskReserve != null && freeDiskReserve.bytes() < 0) {

@@ -59,7 +59,7 @@ public final class JournaledSink implements Sink {
     private final ByteBuilder record = new ByteBuilder(1024);
 
     private volatile Journal journal;
-    private Thread deliverer;
+    private volatile Thread deliverer;
     private volatile boolean stopping;
     private volatile boolean aborted;
     private volatile String lastDeliveryError = "";
@@ -132,7 +132,7 @@ public final class JournaledSink implements Sink {
         record.reset();
         encoder.encode(event, record);
         try {
-            journal.writer().append(record.array(), 0, record.length());
+            appendRecord();
         } catch (JournalFullException full) {
             if (overflow == Overflow.block) {
                 throw full;
@@ -151,6 +151,24 @@ public final class JournaledSink implements Sink {
                     + " messages dropped so far");
         }
         return record.length();
+    }
+
+    /**
+     * Appends {@link #record}; when the journal is full with records of this batch still pending, commits them first
+     * (so that they can be delivered and free room) and tries once more.
+     */
+    private void appendRecord() throws JournalFullException, IOException {
+        JournalWriter w = journal.writer();
+        try {
+            w.append(record.array(), 0, record.length());
+        } catch (JournalFullException full) {
+            if (w.pendingRecords() == 0) {
+                throw full;
+            }
+            w.commit();
+            LockSupport.unpark(deliverer);
+            w.append(record.array(), 0, record.length());
+        }
     }
 
     @Override
@@ -226,7 +244,13 @@ public final class JournaledSink implements Sink {
                         continue;
                     }
                 }
-                delivery.send(batch.buf, batch.ends, batch.count);
+                if (!batch.sent) {
+                    delivery.send(batch.buf, batch.ends, batch.count);
+                    batch.sent = true; // from here on only the acknowledgement is retried, never the send
+                }
+                if (journal.failed()) {
+                    throw journal.failure(); // the cursor cannot move: sending more would only repeat
+                }
                 reader.acknowledge(batch.lastSeq);
                 delivered.add(batch.count);
                 batch.clear();
@@ -259,6 +283,8 @@ public final class JournaledSink implements Sink {
         int count;
         int length;
         long lastSeq = -1;
+        /** The destination took the batch; only its acknowledgement in the journal is missing. */
+        boolean sent;
 
         @Override
         public void accept(byte[] b, int off, int len, long seq) {
@@ -277,6 +303,7 @@ public final class JournaledSink implements Sink {
         void clear() {
             count = 0;
             length = 0;
+            sent = false;
         }
     }
 }

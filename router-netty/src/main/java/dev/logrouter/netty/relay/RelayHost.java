@@ -11,7 +11,8 @@ import java.util.concurrent.TimeoutException;
  * One destination of a syslog sink and its connection: down (with the time of the next try, after a capped
  * exponential backoff), connecting, or up. A connection that the peer closed while idle is reconnected at once;
  * one that failed (connect, handshake, write) is tried again after the backoff, which doubles with each failure in a
- * row and starts afresh after a connect succeeds.
+ * row and starts afresh once a batch was written (not at a connect: a host that accepts and then fails every write
+ * backs off too).
  *
  * <p>Threads: the sink's thread; {@link #describe()} from any (JMX).
  */
@@ -48,10 +49,15 @@ final class RelayHost {
     /** The open connection, or null (none yet, or the peer closed it: then it is due for a reconnect at once). */
     Channel channel(long nowNanos) {
         if (channel != null && !channel.isActive()) {
+            Throwable cause = channel.attr(RelayConnector.CLOSE_CAUSE).get();
             channel = null;
             up = false;
-            retryAtNanos = nowNanos; // closed while idle (a write on it would have failed): reconnect now
-            state = "closed by the peer; reconnecting";
+            if (cause != null) { // a reset, a TLS alert, an ICMP unreachable: a failure, with backoff
+                failed("closed by an error: " + describe(cause), nowNanos);
+            } else {
+                retryAtNanos = nowNanos; // a clean close while idle (the peer's idle timeout): reconnect now
+                state = "closed by the peer; reconnecting";
+            }
         }
         return channel;
     }
@@ -96,7 +102,6 @@ final class RelayHost {
         if (ch != null) {
             connecting = null;
             channel = ch;
-            delayNanos = 0;
             state = "up";
             up = true;
             // for JMX at once; the sink's thread sees it at its next look (channel()). A host's next connection
@@ -104,6 +109,11 @@ final class RelayHost {
             ch.closeFuture().addListener(f -> up = false);
         }
         return ch;
+    }
+
+    /** A batch was written on this connection: the next failure starts the backoff afresh. */
+    void wrote() {
+        delayNanos = 0;
     }
 
     /** A write on the connection failed (or it was given up): closes it and schedules the next try. */

@@ -142,6 +142,7 @@ final class SyslogDelivery implements SinkDelivery {
             }
             String error = write(h);
             if (error == null) {
+                h.wrote();
                 forget();
                 return;
             }

@@ -45,6 +45,8 @@ public final class TcpSource implements Source {
 
     /** When the last connection was accepted (System.nanoTime); written on the event loop. */
     private volatile long lastAcceptNanos = System.nanoTime();
+    /** The listener was closed (stopAccepting waits for queued connections only once). */
+    private volatile boolean acceptStopped;
     private final TcpSourceConfig cfg;
     private final NettyTransport transport;
     private final RingPublisher publisher;
@@ -185,7 +187,8 @@ public final class TcpSource implements Source {
         if (reloadCheck != null) {
             reloadCheck.cancel(false);
         }
-        if (server != null) {
+        if (server != null && !acceptStopped) {
+            acceptStopped = true;
             long start = System.nanoTime();
             while (true) {
                 long now = System.nanoTime();
