@@ -248,10 +248,7 @@ public final class JournaledSink implements Sink {
                     delivery.send(batch.buf, batch.ends, batch.count);
                     batch.sent = true; // from here on only the acknowledgement is retried, never the send
                 }
-                if (journal.failed()) {
-                    throw journal.failure(); // the cursor cannot move: sending more would only repeat
-                }
-                reader.acknowledge(batch.lastSeq);
+                reader.acknowledge(batch.lastSeq); // throws while the cursor cannot move: only this is retried
                 delivered.add(batch.count);
                 batch.clear();
                 backoff = MIN_BACKOFF_NANOS;
