@@ -64,6 +64,18 @@ class RelayJournalTest {
                 """.formatted(port, out));
     }
 
+    /** A router with a TCP source, a file sink {@code local} and the forward sink {@code forward} (a YAML flow map). */
+    private Router localAndForward(Path local, String forward) throws Exception {
+        return start("""
+                sources:
+                  - {name: in, type: tcp, bind: "127.0.0.1:0"}
+                pipeline: {ring-size: 4096, parse-workers: 2}
+                sinks:
+                  - {name: local, type: file, path: "%s", template: "${MSG}\\n"}
+                  - %s
+                """.formatted(local, forward));
+    }
+
     private String journaledForward(int port, String sync) {
         return "{name: relay, type: syslog, hosts: [\"127.0.0.1:" + port + "\"], buffer: journal, reconnect-delay: "
                 + "50ms, reconnect-delay-max: 200ms, journal: {dir: \"" + dir.resolve("journal") + "\", sync: " + sync
@@ -126,14 +138,7 @@ class RelayJournalTest {
     void aForwardWhoseReceiverIsDownHoldsNothingElseAndDeliversItsBacklogLater() throws Exception {
         int port = Ports.freeLoopbackPort();
         Path local = dir.resolve("local.log");
-        Router router = start("""
-                sources:
-                  - {name: in, type: tcp, bind: "127.0.0.1:0"}
-                pipeline: {ring-size: 4096, parse-workers: 2}
-                sinks:
-                  - {name: local, type: file, path: "%s", template: "${MSG}\\n"}
-                  - %s
-                """.formatted(local, journaledForward(port, "none")));
+        Router router = localAndForward(local, journaledForward(port, "none"));
         int conns = 10;
         int perConn = 100_000;
         send(router.boundAddress("in"), conns, perConn, 0);
@@ -159,16 +164,9 @@ class RelayJournalTest {
     void aFullJournalWithDropNewestDropsCountsAndHoldsNothingElse() throws Exception {
         int port = Ports.freeLoopbackPort();
         Path local = dir.resolve("local-full.log");
-        Router router = start("""
-                sources:
-                  - {name: in, type: tcp, bind: "127.0.0.1:0"}
-                pipeline: {ring-size: 4096, parse-workers: 2}
-                sinks:
-                  - {name: local, type: file, path: "%s", template: "${MSG}\\n"}
-                  - {name: relay, type: syslog, hosts: ["127.0.0.1:%d"], buffer: journal, overflow: drop-newest,
-                     reconnect-delay: 50ms, reconnect-delay-max: 200ms,
-                     journal: {dir: "%s", segment-size: 4KiB, max-size: 64KiB, free-disk-reserve: 0}}
-                """.formatted(local, port, dir.resolve("small-journal")));
+        Router router = localAndForward(local, ("{name: relay, type: syslog, hosts: [\"127.0.0.1:%d\"], buffer: journal, "
+                + "overflow: drop-newest, reconnect-delay: 50ms, reconnect-delay-max: 200ms, journal: {dir: \"%s\", "
+                + "segment-size: 4KiB, max-size: 64KiB, free-disk-reserve: 0}}").formatted(port, dir.resolve("small-journal")));
         int conns = 10;
         int perConn = 5_000;
         send(router.boundAddress("in"), conns, perConn, 0);
@@ -268,7 +266,10 @@ class RelayJournalTest {
             Path l = dir.resolve("child-" + k + ".log");
             Process p = child(port, "none", l);
             assertThat(TestClient.await(() -> TestClient.listening(l) != null, 60_000)).as("router started").isTrue();
-            Thread.sleep(random.nextInt(200)); // somewhere in the delivery
+            // somewhere in the delivery: once the receiver got a random number of further messages (or all of them)
+            int target = Math.min(conns * perConn, TestClient.lines(received).size() + 1 + random.nextInt(20_000));
+            assertThat(TestClient.await(() -> TestClient.lines(received).size() >= target, 60_000))
+                    .as("delivery goes on after restart %d", k).isTrue();
             kill(p);
         }
         Path last = dir.resolve("child-last.log");

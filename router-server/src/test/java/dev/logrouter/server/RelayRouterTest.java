@@ -25,7 +25,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 
@@ -273,9 +272,10 @@ class RelayRouterTest {
             OutputStream o = s.getOutputStream();
             for (int i = 0; i < n; i++) {
                 o.write(TestClient.octet(rfc5424(0, i)));
-                if (i % 20 == 19) {
+                if (i % 100 == 99) { // at most 200 datagrams in flight: wait until the receiver caught up
                     o.flush();
-                    Thread.sleep(2);
+                    int sent = i + 1;
+                    assertThat(TestClient.await(() -> TestClient.lines(out).size() >= sent - 200, 30_000)).isTrue();
                 }
             }
             o.write(TestClient.octet("<13>1 2026-11-26T10:00:00Z host-long app - - - " + "x".repeat(1000)));
@@ -362,16 +362,13 @@ class RelayRouterTest {
     void aSlowReceiverHoldsTheSendersBackAndLosesNothing() throws Exception {
         try (ServerSocket server = new ServerSocket()) {
             server.bind(new InetSocketAddress("127.0.0.1", 0));
-            AtomicBoolean reading = new AtomicBoolean(false);
+            java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(1);
             AtomicLong lines = new AtomicLong();
             Thread reader = new Thread(() -> {
                 try (Socket s = server.accept(); InputStream in = s.getInputStream()) {
                     byte[] buf = new byte[8192];
+                    reading.await();
                     while (true) {
-                        if (!reading.get()) {
-                            Thread.sleep(10);
-                            continue;
-                        }
                         int n = in.read(buf);
                         if (n < 0) {
                             return;
@@ -417,7 +414,7 @@ class RelayRouterTest {
             assertThat(sent.get()).as("the client is held back").isEqualTo(stuck).isLessThan(n);
             assertThat(relay(sender).value("written")).isLessThan(n);
 
-            reading.set(true);
+            reading.countDown();
             client.join(60_000);
             assertThat(sent.get()).isEqualTo(n);
             assertThat(TestClient.await(() -> lines.get() >= n, 60_000)).isTrue();
@@ -512,8 +509,9 @@ class RelayRouterTest {
             MetricGroup g = relay(sender);
             String in = sender.boundAddress("in");
             for (int round = 0; round < 20 && g.value("connects") < 4; round++) {
+                long connects = g.value("connects");
                 TestClient.sendTcp(in, ("<13>Nov 26 10:00:00 h p: round " + round + "\n").repeat(200));
-                Thread.sleep(100);
+                TestClient.await(() -> g.value("connects") > connects, 5_000); // the reset made it reconnect
             }
             assertThat(TestClient.await(() -> g.value("connects") >= 4, 30_000)).as(() -> text(g, "hosts")).isTrue();
             TestClient.sendTcp(in, "<13>Nov 26 10:00:00 h p: after the resets\n");
