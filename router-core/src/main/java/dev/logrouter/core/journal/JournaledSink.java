@@ -22,9 +22,10 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link SinkEncoder}) and appends it to the sink's {@link Journal}; a flush commits the batch as one frame (synced
  * per the journal's {@code sync}), and then the batch counts as {@code written} (journaled) and the ring moves on: a
  * destination that is down or slow no longer holds the ring, the sources or the other sinks. A delivery thread of its
- * own ({@code deliver-<sink>}) reads the journal after its cursor, sends batches with the {@link SinkDelivery},
- * retrying a failed batch with backoff (10 ms doubling to 5 s) until it is taken, and then acknowledges it, which
- * moves the cursor and deletes the segments passed.
+ * own ({@code deliver-<sink>}) reads the journal after its cursor, hands each batch to the {@link SinkDelivery} and
+ * flushes it; a flush that fails is retried with backoff (10 ms doubling to 5 s) with what the destination did not
+ * take (the delivery keeps it pending; what it rejects for good it dead-letters), and once the whole batch is taken
+ * the batch is acknowledged, which moves the cursor and deletes the segments passed.
  *
  * <p>A full journal ({@code max-size}, or the free-disk reserve) refuses the append. With {@link Overflow#block} the
  * handler retries it with backoff, holding the ring, as a memory sink's failing destination does; with
@@ -245,7 +246,11 @@ public final class JournaledSink implements Sink {
                     }
                 }
                 if (!batch.sent) {
-                    delivery.send(batch.buf, batch.ends, batch.count);
+                    for (; batch.added < batch.count; batch.added++) {
+                        int start = batch.added == 0 ? 0 : batch.ends[batch.added - 1];
+                        delivery.add(batch.buf, start, batch.ends[batch.added] - start);
+                    }
+                    delivery.flush(); // throws with what was not taken kept pending in the delivery
                     batch.sent = true; // from here on only the acknowledgement is retried, never the send
                 }
                 reader.acknowledge(batch.lastSeq); // throws while the cursor cannot move: only this is retried
@@ -280,6 +285,8 @@ public final class JournaledSink implements Sink {
         int count;
         int length;
         long lastSeq = -1;
+        /** Records handed to the delivery so far. */
+        int added;
         /** The destination took the batch; only its acknowledgement in the journal is missing. */
         boolean sent;
 
@@ -300,6 +307,7 @@ public final class JournaledSink implements Sink {
         void clear() {
             count = 0;
             length = 0;
+            added = 0;
             sent = false;
         }
     }

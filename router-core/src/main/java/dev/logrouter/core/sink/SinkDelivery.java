@@ -1,34 +1,57 @@
 package dev.logrouter.core.sink;
 
+import java.io.IOException;
+
 /**
- * The second half of a sink: a batch of encoded records to the destination. {@link #send} returns once the
- * destination took every record of the batch (the sink's own notion: written on the socket, acknowledged), or throws;
- * the caller then sends the same batch again (after a backoff), so a delivery may count the repeat as a resend.
+ * The second half of a sink: encoded records (the bytes a {@link SinkEncoder} made) to the destination, with an
+ * outcome per record. Records are {@link #add added} to a pending batch (a delivery may start sending part of it at
+ * once: a Kafka producer, a full bulk request); {@link #flush} returns when every pending record is either taken by
+ * the destination (written on the socket, acknowledged by the broker, indexed) or rejected for good and written to
+ * the sink's dead-letter file by the delivery itself (a record too large, a mapping error). When some record is
+ * neither, {@code flush} throws and keeps it pending: the next {@code flush} sends only what is still pending, so a
+ * retry never repeats what the destination already took (a resend after an unclear answer is counted by the
+ * delivery).
+ *
+ * <p>Two callers drive it the same way: {@link EncodedSink} (with {@code buffer: memory}, on the sink's thread) and a
+ * journaled sink's delivery thread (records read back from the journal).
  *
  * <p>Threads: one thread calls every method but {@link #abort} (the sink's thread, or a journaled sink's delivery
  * thread); {@link #abort} may come from any thread.
  */
 public interface SinkDelivery {
 
-    /** Prepares connections; called once before the first send (retried when it throws). */
+    /** Prepares connections; called once before the first record (called again when it throws). */
     default void start() throws Exception {
     }
 
     /**
-     * Sends records {@code 0..count-1}: record i is {@code buf[ends[i-1] .. ends[i])} (record 0 starts at 0).
-     *
-     * @throws Exception when not every record was taken: the same batch comes again
+     * Adds one record, {@code record[off .. off+len)}, to the pending batch; the bytes are copied or consumed before
+     * it returns. It may send records already; a failure it meets is reported by the next {@link #flush}.
      */
-    void send(byte[] buf, int[] ends, int count) throws Exception;
+    void add(byte[] record, int off, int len) throws Exception;
 
-    /** The caller gave the last failed batch up (dead letters): the next send is a new batch, not a resend. */
-    default void forget() {
+    /**
+     * Sends what is pending and returns when every pending record was taken or dead-lettered.
+     *
+     * @throws Exception when some were not: they stay pending for the next call
+     */
+    void flush() throws Exception;
+
+    /**
+     * Gives the pending records up (the caller's retries ran out): each is written to {@code deadLetters} with
+     * {@code reason} (one whose fate is unknown, sent without an answer, too: the destination may hold it as well),
+     * and the next {@link #add} starts a new batch.
+     */
+    void deadLetterPending(DeadLetterFile deadLetters, String reason) throws IOException;
+
+    /** Idle time on the calling thread (about every 100 ms while no record comes): probes, housekeeping. */
+    default void tick() throws Exception {
     }
 
-    /** A forced stop: a send waiting for the destination should return or throw soon. Any thread. */
+    /** A forced stop: a flush waiting for the destination should return or throw soon. Any thread. */
     default void abort() {
     }
 
-    /** Releases connections. */
+    /** Releases connections. Pending records are not sent. */
     void close() throws Exception;
 }

@@ -2,8 +2,10 @@ package dev.logrouter.netty.relay;
 
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.SinkDelivery;
 import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.util.Clock;
 import dev.logrouter.netty.relay.SyslogSinkConfig.Mode;
 import dev.logrouter.netty.relay.SyslogSinkConfig.Transport;
@@ -17,17 +19,18 @@ import io.netty.util.concurrent.PromiseCombiner;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The delivery half of the syslog sink: a batch of encoded, framed messages to one host's connection, with one write
- * and flush (UDP: one datagram per message, flushed together); {@link #send} returns once the write completed on the
- * socket. Which host: in {@code failover} mode the first live one in list order, with the hosts before it probed every
+ * The delivery half of the syslog sink: the pending batch of encoded, framed messages to one host's connection, with
+ * one write and flush (UDP: one datagram per message, flushed together); {@link #flush} returns once the write
+ * completed on the socket. Which host: in {@code failover} mode the first live one in list order, with the hosts before it probed every
  * {@code failback-after}; in {@code round-robin} mode the next live one. A write that fails closes that connection,
  * schedules its host's reconnect (capped exponential backoff) and sends the whole batch again to the next live host
  * (counted {@code resent}: at least once, so the receiver may get part of the batch twice). With no live host
- * {@link #send} throws and its caller retries it with backoff.
+ * {@link #flush} throws and its caller retries it with backoff.
  *
  * <p>What plain TCP cannot promise: a write completes when the kernel took the bytes, not when the peer read them;
  * bytes the kernel accepted before the peer died are lost without an error (RELP closes that gap).
@@ -38,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class SyslogDelivery implements SinkDelivery {
 
-    private static final Logger LOG = System.getLogger(SyslogSink.class.getName());
+    private static final Logger LOG = System.getLogger(SyslogDelivery.class.getName());
     private static final long WAIT_SLICE_MILLIS = 100;
 
     private final String name;
@@ -50,11 +53,13 @@ final class SyslogDelivery implements SinkDelivery {
     private final long failbackNanos;
     private volatile RelayConnector connector;
 
-    /** The batch being sent (valid during {@link #send}). */
-    private byte[] buf;
-    private int[] ends;
+    /** The pending batch: the messages added since the last flush that took them. */
+    private final ByteBuilder batch = new ByteBuilder(64 * 1024);
+    /** End offset in {@link #batch} of each message. */
+    private int[] ends = new int[1024];
     private int count;
-    /** A write of the pending batch failed: its next write is a resend (counted), whichever send call makes it. */
+    private final String target;
+    /** A write of the pending batch failed: its next write is a resend (counted), whichever flush makes it. */
     private boolean unconfirmed;
     private RelayHost lastFailed;
 
@@ -79,6 +84,7 @@ final class SyslogDelivery implements SinkDelivery {
         this.tls = cfg.tls() == null ? null : new ClientTls(cfg.tls());
         this.udp = cfg.transport() == Transport.udp;
         this.failbackNanos = cfg.failbackAfter().nanos();
+        this.target = String.join(",", cfg.hosts());
         long now = clock.nanoTime();
         List<String> specs = cfg.hosts();
         this.hosts = new RelayHost[specs.size()];
@@ -125,13 +131,20 @@ final class SyslogDelivery implements SinkDelivery {
     }
 
     @Override
-    public void send(byte[] buf, int[] ends, int count) throws IOException {
+    public void add(byte[] record, int off, int len) {
+        batch.append(record, off, len);
+        if (count == ends.length) {
+            ends = Arrays.copyOf(ends, count * 2);
+        }
+        ends[count++] = batch.length();
+    }
+
+    /** Writes the pending batch to one live host (the next one after a failed write) and empties it. */
+    @Override
+    public void flush() throws IOException {
         if (count == 0) {
             return;
         }
-        this.buf = buf;
-        this.ends = ends;
-        this.count = count;
         while (true) {
             RelayHost h = pick();
             if (unconfirmed) {
@@ -143,7 +156,7 @@ final class SyslogDelivery implements SinkDelivery {
             String error = write(h);
             if (error == null) {
                 h.wrote();
-                forget();
+                clear();
                 return;
             }
             writeFailures.inc();
@@ -155,12 +168,22 @@ final class SyslogDelivery implements SinkDelivery {
         }
     }
 
+    /** Every message of the pending batch goes to the dead-letter file (target: the hosts); the batch is empty. */
     @Override
-    public void forget() {
+    public void deadLetterPending(DeadLetterFile deadLetters, String reason) {
+        int start = 0;
+        for (int i = 0; i < count; i++) {
+            deadLetters.write(target, reason, null, batch.array(), start, ends[i] - start);
+            start = ends[i];
+        }
+        clear();
+    }
+
+    private void clear() {
+        batch.reset();
+        count = 0;
         unconfirmed = false;
         lastFailed = null;
-        buf = null;
-        ends = null;
     }
 
     /** A host with an open connection for the next batch; throws when none is live (the handler retries). */
@@ -318,7 +341,7 @@ final class SyslogDelivery implements SinkDelivery {
         ChannelFuture f;
         if (udp) {
             ChannelPromise all = ch.newPromise();
-            byte[] a = buf;
+            byte[] a = batch.array();
             int n = count;
             int[] e = ends;
             ch.eventLoop().execute(() -> {
@@ -333,7 +356,7 @@ final class SyslogDelivery implements SinkDelivery {
             });
             f = all;
         } else {
-            f = ch.writeAndFlush(Unpooled.wrappedBuffer(buf, 0, ends[count - 1]));
+            f = ch.writeAndFlush(Unpooled.wrappedBuffer(batch.array(), 0, ends[count - 1]));
         }
         try {
             while (!f.await(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS)) {
@@ -355,7 +378,8 @@ final class SyslogDelivery implements SinkDelivery {
     }
 
     /** Idle time: failback probes go on while no batch comes. */
-    void tick() {
+    @Override
+    public void tick() {
         probeFailback(clock.nanoTime());
     }
 

@@ -3,7 +3,8 @@ package dev.logrouter.netty.relay;
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.logrouter.core.journal.JournalConfig;
-import dev.logrouter.core.journal.JournaledSink;
+import dev.logrouter.core.journal.Buffer;
+import dev.logrouter.core.journal.SinkBuffers;
 import dev.logrouter.core.journal.Overflow;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.option.ByteSize;
@@ -80,21 +81,13 @@ public record SyslogSinkConfig(
         Integer maxRetries,
         @Option(doc = SinkConfig.DEAD_LETTER_DOC, defaultValue = Option.NONE)
         String deadLetter,
-        @Option(doc = "memory: a batch counts as written when its write completed on the socket, and a destination "
-                + "that is down holds the ring (and so every source and sink). journal: each message is appended to "
-                + "this sink's crash-safe journal and counts as written once committed there; a delivery thread "
-                + "forwards the journal's backlog, so a destination that is down holds nothing else, and a kill -9 "
-                + "loses nothing journaled (docs/journal.md).", defaultValue = "memory")
+        @Option(doc = SinkBuffers.BUFFER_DOC, defaultValue = "memory")
         Buffer buffer,
-        @Option(doc = "With buffer: journal: the journal's directory, segment size, limits and sync policy.",
-                defaultValue = "{}")
+        @Option(doc = SinkBuffers.JOURNAL_DOC, defaultValue = "{}")
         JournalConfig journal,
-        @Option(doc = "With buffer: journal: at a stop, how long the delivery thread goes on working off the "
-                + "backlog; what is left is delivered after the next start.", defaultValue = "5s")
+        @Option(doc = SinkBuffers.DRAIN_TIMEOUT_DOC, defaultValue = "5s")
         TimeSpan drainTimeout,
-        @Option(doc = "With buffer: journal, when the journal is full (journal.max-size, or the free-disk reserve): "
-                + "block holds the ring (the sources pause); drop-newest drops the message, counts it "
-                + "(overflowDropped) and lets everything else go on.", defaultValue = "block")
+        @Option(doc = SinkBuffers.OVERFLOW_DOC, defaultValue = "block")
         Overflow overflow) implements SinkConfig {
 
     public SyslogSinkConfig {
@@ -180,15 +173,9 @@ public record SyslogSinkConfig(
         SyslogEncoder encoder = new SyslogEncoder(format, effectiveFraming(), template, ctx.zone(),
                 maxDatagramSize.intBytes(), truncated);
         SyslogDelivery delivery = new SyslogDelivery(this, ctx);
-        if (buffer == Buffer.journal) {
-            return new JournaledSink(name, encoder, delivery, journal, batchSize, batchBytes.bytes(),
-                    drainTimeout.nanos(), overflow, ctx.clock(), ctx.metrics());
-        }
-        return new SyslogSink(encoder, delivery, String.join(",", hosts));
+        return SinkBuffers.create(buffer, encoder, delivery, journal, batchSize, batchBytes.bytes(), drainTimeout,
+                overflow, ctx);
     }
-
-    /** Where messages wait for the destination. */
-    public enum Buffer { memory, journal }
 
     /** Where batches go when there are several hosts. */
     public enum Mode { failover, @JsonProperty("round-robin") roundRobin }

@@ -4,7 +4,8 @@
  *
  * <pre>
  *  sink thread: event ─▶ {@link dev.logrouter.netty.relay.SyslogEncoder} (rfc5424 | rfc3164 | raw; octet-counted | lf)
- *               ─▶ batch buffer ─▶ flush: {@link dev.logrouter.netty.relay.SyslogSink} picks a host
+ *               ─▶ ({@code buffer: journal}: the sink's journal ─▶ thread deliver-&lt;sink&gt;)
+ *               ─▶ {@link dev.logrouter.netty.relay.SyslogDelivery}: batch buffer ─▶ flush picks a host
  *               ({@link dev.logrouter.netty.relay.RelayHost}) ─▶ one write per batch ─▶ wait until written
  *  relay event loop ({@link dev.logrouter.netty.relay.RelayConnector}): connect, TLS handshake, socket writes
  * </pre>
