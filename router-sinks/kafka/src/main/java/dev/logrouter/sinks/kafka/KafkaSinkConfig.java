@@ -1,5 +1,9 @@
 package dev.logrouter.sinks.kafka;
 
+import dev.logrouter.core.journal.Buffer;
+import dev.logrouter.core.journal.JournalConfig;
+import dev.logrouter.core.journal.Overflow;
+import dev.logrouter.core.journal.SinkBuffers;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
@@ -72,7 +76,15 @@ public record KafkaSinkConfig(
         String deadLetter,
         @Option(doc = "Any other producer property, passed as is (e.g. security.protocol, sasl.*, ssl.*, "
                 + "max.request.size); wins over the options above.", defaultValue = "{}")
-        Map<String, String> properties) implements SinkConfig {
+        Map<String, String> properties,
+        @Option(doc = SinkBuffers.BUFFER_DOC, defaultValue = "memory")
+        Buffer buffer,
+        @Option(doc = SinkBuffers.JOURNAL_DOC, defaultValue = "{}")
+        JournalConfig journal,
+        @Option(doc = SinkBuffers.DRAIN_TIMEOUT_DOC, defaultValue = "5s")
+        TimeSpan drainTimeout,
+        @Option(doc = SinkBuffers.OVERFLOW_DOC, defaultValue = "block")
+        Overflow overflow) implements SinkConfig {
 
     public KafkaSinkConfig {
         SinkConfig.checkMaxRetries(maxRetries);
@@ -122,11 +134,17 @@ public record KafkaSinkConfig(
                         + "'");
             }
         }
+        if (buffer == Buffer.journal) {
+            // the batch is a journal commit: cheap, so also whenever the ring runs dry (the delivery sees it sooner)
+            return new FlushPolicy(batchSize, Math.max(1, memory / 2), ackInterval.nanos(), true);
+        }
         return new FlushPolicy(batchSize, Math.max(1, memory / 2), ackInterval.nanos(), false);
     }
 
     @Override
     public Sink create(SinkContext ctx) {
-        return new KafkaSink(this, ctx.zone(), ctx.metrics(), ctx.deadLetters());
+        return SinkBuffers.create(buffer, new KafkaEncoder(this, ctx.zone()),
+                new KafkaDelivery(this, ctx.metrics(), ctx.deadLetters()), journal, batchSize,
+                Math.max(1, flushPolicy().batchBytes()), drainTimeout, overflow, ctx);
     }
 }

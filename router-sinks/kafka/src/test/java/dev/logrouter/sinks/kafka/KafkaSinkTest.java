@@ -4,11 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.journal.Buffer;
+import dev.logrouter.core.journal.JournalConfig;
+import dev.logrouter.core.journal.Overflow;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.sink.DeadLetterFile;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.util.Clock;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.Template;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -58,7 +64,7 @@ class KafkaSinkTest {
     @Test
     void everyRecordIsAcknowledgedWithItsKeyAndTheDefaultJsonReadsBackIntoTheSameEvent() throws Exception {
         broker.createTopic("roundtrip", 3);
-        KafkaSink sink = sink(Map.of("topic", "round${PROGRAM}", "key", "${HOST}",
+        Sink sink = sink(Map.of("topic", "round${PROGRAM}", "key", "${HOST}",
                 "headers", Map.of("origin", "${SOURCE}", "empty", "${.none}")));
         sink.start();
         int tag = Tags.id("kafka.test");
@@ -104,7 +110,7 @@ class KafkaSinkTest {
     void aRecordTooLargeForTheProducerIsDeadLetteredAndTheRestWritten() throws Exception {
         broker.createTopic("small", 1);
         Path dead = dir.resolve("dead/small.jsonl");
-        KafkaSink sink = sink(Map.of("topic", "small", "template", "${MSG}", "dead-letter", dead.toString(),
+        Sink sink = sink(Map.of("topic", "small", "template", "${MSG}", "dead-letter", dead.toString(),
                 "properties", Map.of("max.request.size", "1024")));
         sink.start();
         for (int i = 0; i < 10; i++) {
@@ -128,7 +134,7 @@ class KafkaSinkTest {
 
     @Test
     void renderedTopicNamesAreMadeValid() throws Exception {
-        KafkaSink sink = sink(Map.of("topic", "t-${HOST}", "template", "${MSG}"));
+        Sink sink = sink(Map.of("topic", "t-${HOST}", "template", "${MSG}"));
         sink.start();
         parse("<13>1 2026-11-22T10:00:00Z h p - - - one", LogEvent.FORMAT_RFC5424);
         byte[] hostile = "a/b\\c:d..é".getBytes(StandardCharsets.UTF_8); // as a rewrite could set it
@@ -146,7 +152,7 @@ class KafkaSinkTest {
     @Test
     void aBatchTheBrokerDidNotAcknowledgeIsKeptAndSentAgain() throws Exception {
         broker.createTopic("outage", 1);
-        KafkaSink sink = sink(Map.of("topic", "outage", "template", "${MSG}", "delivery-timeout", "3s",
+        Sink sink = sink(Map.of("topic", "outage", "template", "${MSG}", "delivery-timeout", "3s",
                 "flush-timeout", "10ms"));
         sink.start();
         parse("<13>Mar  1 10:00:00 h app: before", LogEvent.FORMAT_RFC3164);
@@ -190,7 +196,7 @@ class KafkaSinkTest {
     void aBatchGivenUpAfterMaxRetriesIsHandedToTheDeadLettersAndTheNextBatchGoesOut() throws Exception {
         broker.createTopic("given-up", 1);
         Path dead = dir.resolve("dead/given-up.jsonl");
-        KafkaSink sink = sink(Map.of("topic", "given-up", "key", "${PROGRAM}", "template", "${MSG}",
+        Sink sink = sink(Map.of("topic", "given-up", "key", "${PROGRAM}", "template", "${MSG}",
                 "delivery-timeout", "2s", "flush-timeout", "10ms", "dead-letter", dead.toString()));
         sink.start();
         DeadLetterFile letters = new DeadLetterFile("k", dead.toString(), metrics);
@@ -232,6 +238,63 @@ class KafkaSinkTest {
         sink.close();
     }
 
+    /**
+     * buffer: journal. The broker is unreachable: 2,000 records are journaled (the ring would move on), the sink is
+     * closed with its backlog; the same journal under a sink that reaches the broker delivers every record once, in
+     * order, with its key and headers as rendered.
+     */
+    @Test
+    void aJournaledSinkKeepsItsBacklogAcrossARestartAndDeliversItOnce() throws Exception {
+        broker.createTopic("journaled", 1);
+        String journal = dir.resolve("journal-k").toString();
+        Map<String, Object> options = Map.of("topic", "journaled", "key", "${PROGRAM}", "template", "${MSG}",
+                "headers", Map.of("h", "${HOST}"), "buffer", "journal", "journal-dir", journal,
+                "delivery-timeout", "2s", "flush-timeout", "10ms");
+        Map<String, Object> away = new HashMap<>(options);
+        away.put("bootstrap", "127.0.0.1:" + closedPort());
+        MetricGroup first = new MetricGroup("Sink", "k");
+        Sink sink = sink(away, first);
+        sink.start();
+        for (int i = 0; i < 2000; i++) {
+            parse("<13>Mar  1 10:00:00 h" + (i % 3) + " app: journaled " + i, LogEvent.FORMAT_RFC3164);
+            sink.append(slot);
+            if (i % 500 == 499) {
+                sink.flush(); // a journal commit: returns with the broker away
+            }
+        }
+        assertThat(first.value("backlogRecords")).isEqualTo(2000);
+        assertThat(first.value("delivered")).isZero();
+        sink.close(); // drain-timeout 200 ms: the backlog stays in the journal
+
+        MetricGroup second = new MetricGroup("Sink", "k");
+        Sink again = sink(options, second);
+        again.start();
+        assertThat(second.value("backlogRecords")).isEqualTo(2000);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (second.value("delivered") < 2000) {
+            assertThat(System.nanoTime()).as("delivered within 60 s").isLessThan(deadline);
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50));
+        }
+        List<ConsumerRecord<byte[], byte[]>> records = broker.readAll("journaled");
+        assertThat(records).hasSize(2000);
+        for (int i = 0; i < 2000; i++) {
+            ConsumerRecord<byte[], byte[]> r = records.get(i);
+            assertThat(new String(r.value(), StandardCharsets.UTF_8)).isEqualTo("journaled " + i);
+            assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo("app");
+            assertThat(new String(r.headers().lastHeader("h").value(), StandardCharsets.UTF_8))
+                    .isEqualTo("h" + (i % 3));
+        }
+        assertThat(second.value("backlogRecords")).isZero();
+        again.close();
+    }
+
+    /** A loopback port where nothing listens (bound once, then closed). */
+    private static int closedPort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
     private void parse(String raw, byte hint) {
         slot.clear();
         byte[] b = raw.getBytes(StandardCharsets.UTF_8);
@@ -249,17 +312,26 @@ class KafkaSinkTest {
         return out.toString();
     }
 
+    private Sink sink(Map<String, Object> o) {
+        return sink(o, metrics);
+    }
+
     @SuppressWarnings("unchecked")
-    private KafkaSink sink(Map<String, Object> o) {
+    private Sink sink(Map<String, Object> o, MetricGroup metrics) {
         Map<String, Object> m = new HashMap<>(o);
-        KafkaSinkConfig cfg = new KafkaSinkConfig("k", broker.bootstrap(), (String) m.get("topic"),
+        KafkaSinkConfig cfg = new KafkaSinkConfig("k", (String) m.getOrDefault("bootstrap", broker.bootstrap()),
+                (String) m.get("topic"),
                 (String) m.get("key"),
                 (String) m.getOrDefault("template",
                         "$(format-json --scope rfc5424 --scope all-nv-pairs --key ISODATE --key USEC --key TAGS --key SOURCEIP)"),
                 (Map<String, String>) m.getOrDefault("headers", Map.of()), "all", true, "none", 10000,
                 ByteSize.parse("256KiB"), TimeSpan.parse(m.getOrDefault("flush-timeout", "5ms")), TimeSpan.parse("1s"),
                 TimeSpan.parse(m.getOrDefault("delivery-timeout", "120s")), -1, (String) m.get("dead-letter"),
-                (Map<String, String>) m.getOrDefault("properties", Map.of()));
-        return new KafkaSink(cfg, ZoneOffset.UTC, metrics);
+                (Map<String, String>) m.getOrDefault("properties", Map.of()),
+                Buffer.valueOf((String) m.getOrDefault("buffer", "memory")),
+                JournalConfig.defaults().withDir((String) m.get("journal-dir")).withFreeDiskReserve(0),
+                TimeSpan.parse("200ms"), Overflow.block);
+        return cfg.create(new SinkContext("k", ZoneOffset.UTC, Clock.SYSTEM, metrics,
+                new DeadLetterFile("k", cfg.deadLetter(), metrics)));
     }
 }

@@ -1,13 +1,10 @@
 package dev.logrouter.sinks.kafka;
 
-import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
-import dev.logrouter.core.sink.Sink;
-import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.sink.SinkDelivery;
 import dev.logrouter.core.template.RenderedName;
-import dev.logrouter.core.template.Template;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -26,7 +23,6 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -34,10 +30,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes each event as one Kafka record: topic, key, value and headers rendered from templates. A record counts as
- * written only when the broker acknowledged it: {@link #flush} hands the batch's last records to the network
+ * The delivery half of the Kafka sink: each record from {@link KafkaEncoder} becomes one {@link ProducerRecord},
+ * handed to the producer as it is {@link #add added}. A record counts as taken only when the broker acknowledged it:
+ * {@link #flush} hands the batch's last records to the network
  * ({@code producer.flush()}) and returns only when every record of the batch is acknowledged, so the sink's ring
- * sequence (and with it a {@code kafka} source's committed offsets) never passes a record that could still be lost.
+ * sequence (and with it a {@code kafka} source's committed offsets) never passes a record that could still be lost;
+ * with {@code buffer: journal} the journal's cursor moves only past acknowledged records.
  * The producer sends records on its own meanwhile ({@code linger.ms} = {@code flush-timeout}), so a batch ends by
  * size or age ({@code batch-size}, {@code ack-interval}), not each time the ring runs dry ({@link KafkaSinkConfig#flushPolicy()}): the wait at its end is for
  * the last records only, not one round trip per burst.
@@ -55,28 +53,21 @@ import java.util.Map;
  *       closed) is replaced before the resend.</li>
  * </ul>
  *
- * <p>Allocation: one {@link ProducerRecord} and its key/value arrays per event (the producer keeps them until the
- * acknowledgement); the callbacks are reused batch after batch.
+ * <p>Allocation: one {@link ProducerRecord} and its key/value arrays per record (the producer keeps them until the
+ * acknowledgement); the topic String only when it changes; the callbacks are reused batch after batch.
  *
- * <p>Threads: every {@link Sink} method on the sink's thread; delivery callbacks on the producer's I/O thread
+ * <p>Threads: every method but {@link #abort} on one thread (the sink's, {@code sink-<name>}, with {@code buffer:
+ * memory}; {@code deliver-<name>} with {@code buffer: journal}); delivery callbacks on the producer's I/O thread
  * (they write only the record's own slot and striped counters, and {@code flush} reads the slots after
  * {@code producer.flush()}, which returns after every callback ran); {@link #abort} from any thread.
  */
-public final class KafkaSink implements Sink {
-
-    /** Longest topic name Kafka accepts. */
-    static final int MAX_TOPIC = 249;
+final class KafkaDelivery implements SinkDelivery {
 
     private final KafkaSinkConfig cfg;
     private final Map<String, Object> producerConfig;
-    private final Template topicTemplate;
-    private final Template keyTemplate;
-    private final Template valueTemplate;
-    private final String[] headerNames;
-    private final Template[] headerTemplates;
     private final DeadLetterFile deadLetters;
-    private final ByteBuilder buf = new ByteBuilder(1024);
     private final RenderedName topicName = new RenderedName();
+    private final List<RenderedName> headerNames = new ArrayList<>();
 
     private final List<Slot> slots = new ArrayList<>();
     private int count;
@@ -91,23 +82,11 @@ public final class KafkaSink implements Sink {
     private final Counter resent;
     private final Counter producersReplaced;
 
-    public KafkaSink(KafkaSinkConfig cfg, ZoneId zone, MetricGroup metrics) {
-        this(cfg, zone, metrics, new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics));
-    }
-
     /** @param deadLetters the sink's dead-letter file (shared with its handler, for items given up) */
-    public KafkaSink(KafkaSinkConfig cfg, ZoneId zone, MetricGroup metrics, DeadLetterFile deadLetters) {
+    KafkaDelivery(KafkaSinkConfig cfg, MetricGroup metrics, DeadLetterFile deadLetters) {
         this.cfg = cfg;
         this.producerConfig = producerConfig(cfg);
         new ProducerConfig(producerConfig); // a bad property fails the router's start, not the sink thread forever
-        this.topicTemplate = Template.compile(cfg.topic(), zone);
-        this.keyTemplate = cfg.key() == null ? null : Template.compile(cfg.key(), zone);
-        this.valueTemplate = Template.compile(cfg.template(), zone);
-        this.headerNames = cfg.headers().keySet().toArray(new String[0]);
-        this.headerTemplates = new Template[headerNames.length];
-        for (int i = 0; i < headerNames.length; i++) {
-            headerTemplates[i] = Template.compile(cfg.headers().get(headerNames[i]), zone);
-        }
         this.deadLetters = deadLetters;
         this.sent = metrics.counter("sent", "Records handed to the producer (resends included).");
         this.acked = metrics.counter("acked", "Records the broker acknowledged.");
@@ -160,26 +139,36 @@ public final class KafkaSink implements Sink {
         producer = new KafkaProducer<>(producerConfig);
     }
 
+    /** Decodes the record (framing: {@link KafkaEncoder}) and hands it to the producer. */
     @Override
-    public long append(LogEvent event) {
-        String topic = topic(event);
+    public void add(byte[] r, int off, int len) {
+        int p = off;
+        int topicLen = r[p++] & 0xFF;
+        String topic = topicName.of(r, p, topicLen);
+        p += topicLen;
+        int keyLen = KafkaEncoder.getInt(r, p);
+        p += 4;
         byte[] key = null;
-        if (keyTemplate != null) {
-            buf.reset();
-            keyTemplate.render(event, buf);
-            key = buf.length() == 0 ? null : Arrays.copyOf(buf.array(), buf.length());
+        if (keyLen >= 0) {
+            key = Arrays.copyOfRange(r, p, p + keyLen);
+            p += keyLen;
         }
-        buf.reset();
-        valueTemplate.render(event, buf);
-        byte[] value = Arrays.copyOf(buf.array(), buf.length());
+        int headers = r[p++] & 0xFF;
         Slot s = slot(count++);
+        int headersAt = p;
+        for (int i = 0; i < headers; i++) { // skipped here, added below once the record exists
+            p += 2 + ((r[p] & 0xFF) << 8 | (r[p + 1] & 0xFF));
+            p += 4 + KafkaEncoder.getInt(r, p);
+        }
+        byte[] value = Arrays.copyOfRange(r, p, off + len);
         s.record = new ProducerRecord<>(topic, null, null, key, value);
-        for (int i = 0; i < headerTemplates.length; i++) { // added to the record's own header list: no list of ours
-            buf.reset();
-            headerTemplates[i].render(event, buf);
-            if (buf.length() > 0) {
-                s.record.headers().add(headerNames[i], Arrays.copyOf(buf.array(), buf.length()));
-            }
+        for (int i = 0, q = headersAt; i < headers; i++) { // added to the record's own header list: no list of ours
+            int nameLen = (r[q] & 0xFF) << 8 | (r[q + 1] & 0xFF);
+            String name = headerName(i).of(r, q + 2, nameLen);
+            q += 2 + nameLen;
+            int valueLen = KafkaEncoder.getInt(r, q);
+            s.record.headers().add(name, Arrays.copyOfRange(r, q + 4, q + 4 + valueLen));
+            q += 4 + valueLen;
         }
         if (sendFailed) {
             s.sent = false; // the producer just failed a send at once (no metadata, closed): flush sends it
@@ -187,7 +176,14 @@ public final class KafkaSink implements Sink {
         } else {
             send(s);
         }
-        return value.length + (key == null ? 0 : key.length);
+    }
+
+    /** The name cache of the i-th header of a record: names repeat record after record, Strings are made once. */
+    private RenderedName headerName(int i) {
+        while (headerNames.size() <= i) {
+            headerNames.add(new RenderedName());
+        }
+        return headerNames.get(i);
     }
 
     private Slot slot(int i) {
@@ -195,27 +191,6 @@ public final class KafkaSink implements Sink {
             slots.add(new Slot());
         }
         return slots.get(i);
-    }
-
-    /** The rendered topic, made a valid topic name; the previous record's String when the bytes are the same. */
-    private String topic(LogEvent event) {
-        buf.reset();
-        topicTemplate.render(event, buf);
-        byte[] b = buf.array();
-        int n = Math.min(buf.length(), MAX_TOPIC);
-        for (int i = 0; i < n; i++) {
-            byte c = b[i];
-            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
-                    || c == '-')) {
-                b[i] = '_';
-            }
-        }
-        if (n == 0) {
-            b[n++] = '_';
-        } else if (n <= 2 && b[0] == '.' && (n == 1 || b[1] == '.')) {
-            b[0] = '_'; // "." and ".." are not topic names
-        }
-        return topicName.of(b, 0, n);
     }
 
     private void send(Slot s) {
@@ -300,7 +275,7 @@ public final class KafkaSink implements Sink {
      * not reused, so that a late callback of an abandoned send touches nothing of the next batch.
      */
     @Override
-    public void deadLetterBatch(DeadLetterFile letters, String reason) {
+    public void deadLetterPending(DeadLetterFile letters, String reason) {
         for (int i = 0; i < count; i++) {
             ProducerRecord<byte[], byte[]> r = slots.get(i).record;
             if (r != null) {
@@ -329,11 +304,9 @@ public final class KafkaSink implements Sink {
         }
     }
 
+    /** Closes the producer (waiting up to 30 s for what it still sends, unless aborted) and the dead letters. */
     @Override
-    public void close() throws Exception {
-        if (count > 0 && !aborted) {
-            flush(); // throws while records are unacknowledged: the handler retries close, producer still open
-        }
+    public void close() throws java.io.IOException {
         Producer<byte[], byte[]> p = producer;
         if (p != null) {
             p.close(aborted ? Duration.ZERO : Duration.ofSeconds(30));
