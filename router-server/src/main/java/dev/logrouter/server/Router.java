@@ -2,6 +2,7 @@ package dev.logrouter.server;
 
 import dev.logrouter.core.config.RouterConfig;
 import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.journal.JournalsConfig;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
@@ -15,6 +16,7 @@ import dev.logrouter.core.route.Routes;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.sink.SinkConfig;
+import dev.logrouter.core.sink.JournalSpace;
 import dev.logrouter.core.sink.SinkContext;
 import dev.logrouter.core.source.Source;
 import dev.logrouter.core.source.SourceConfig;
@@ -86,12 +88,18 @@ public final class Router {
             });
         }
         List<SinkBinding> sinks = new ArrayList<>();
+        JournalSpace journals = cfg.section(JournalsConfig.KEY, JournalsConfig.class).space();
+        MetricGroup journalMetrics = metrics.group("Journal", "all");
+        journalMetrics.gauge("journalBytes", "Bytes of every journaled sink's segment files together.",
+                journals::used);
+        journalMetrics.gauge("maxSizeBytes", "journal.max-size: the limit across journals (0: none).",
+                journals::maxTotal);
         for (SinkConfig sc : cfg.sinks()) {
             // one dead-letter file per sink, shared by the sink (items it can never write) and its handler (items
             // given up after max-retries)
             DeadLetterFile deadLetters = new DeadLetterFile(sc.name(), sc.deadLetter(), metrics.group("Sink", sc.name()));
             Sink sink = sc.create(new SinkContext(sc.name(), zone, Clock.SYSTEM, metrics.group("Sink", sc.name()),
-                    deadLetters));
+                    deadLetters, journals));
             sinks.add(new SinkBinding(sc.name(), sc.flushPolicy(), sink, sc.maxRetries(), deadLetters));
         }
         pipeline = new Pipeline(cfg.pipeline().resolveFieldLength(cfg.largestMessageSize()), parsers, serial,

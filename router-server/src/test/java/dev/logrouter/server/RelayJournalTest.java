@@ -160,13 +160,30 @@ class RelayJournalTest {
         assertThat(relay.value("segments")).as("delivered segments deleted").isLessThanOrEqualTo(1);
     }
 
+    /** drop-newest keeps the oldest: the first message the sinks saw arrives, the last one was dropped. */
     @Test
     void aFullJournalWithDropNewestDropsCountsAndHoldsNothingElse() throws Exception {
+        fullJournal("drop-newest", false);
+    }
+
+    /** drop-oldest keeps the newest: the last message the sinks saw arrives, the first one was dropped. */
+    @Test
+    void aFullJournalWithDropOldestKeepsTheNewest() throws Exception {
+        fullJournal("drop-oldest", true);
+    }
+
+    /**
+     * A 64 KiB journal (16 KiB segments) under 50,000 messages while the receiver is down: the local file sink gets
+     * everything, the forward keeps what fits and counts the rest, nothing is held; then the kept ones arrive.
+     */
+    private void fullJournal(String overflow, boolean keepsNewest) throws Exception {
         int port = Ports.freeLoopbackPort();
-        Path local = dir.resolve("local-full.log");
+        Path local = dir.resolve("local-" + overflow + ".log");
         Router router = localAndForward(local, ("{name: relay, type: syslog, hosts: [\"127.0.0.1:%d\"], buffer: journal, "
-                + "overflow: drop-newest, reconnect-delay: 50ms, reconnect-delay-max: 200ms, journal: {dir: \"%s\", "
-                + "segment-size: 4KiB, max-size: 64KiB, free-disk-reserve: 0}}").formatted(port, dir.resolve("small-journal")));
+                + "overflow: %s, reconnect-delay: 50ms, reconnect-delay-max: 200ms, dead-letter: \"%s\", "
+                + "journal: {dir: \"%s\", segment-size: 16KiB, max-size: 64KiB, free-disk-reserve: 0}}")
+                .formatted(port, overflow, dir.resolve("dead-" + overflow + ".jsonl"),
+                        dir.resolve("journal-" + overflow)));
         int conns = 10;
         int perConn = 5_000;
         send(router.boundAddress("in"), conns, perConn, 0);
@@ -180,13 +197,18 @@ class RelayJournalTest {
         assertThat(relay.value("journalBytes")).isLessThanOrEqualTo(64 * 1024);
         assertThat(relay.value("state")).as("running: nothing retried, nothing held").isZero();
 
-        Path received = dir.resolve("received-full.log");
+        Path received = dir.resolve("received-" + overflow + ".log");
         receiver(port, received);
         assertThat(TestClient.await(() -> relay.value("delivered") == kept, 60_000)).isTrue();
         assertThat(TestClient.await(() -> TestClient.lines(received).size() >= kept, 30_000)).isTrue();
         Map<String, Integer> m = counts(received);
         assertThat(m).hasSize((int) kept);
         assertThat(m.keySet()).allMatch(l -> l.matches("m \\d \\d+"));
+        List<String> seen = TestClient.textLines(local); // the ring's order, which the journal's appends follow
+        String first = seen.get(0);
+        String last = seen.get(seen.size() - 1);
+        assertThat(m.containsKey(first)).as("first message kept").isEqualTo(!keepsNewest);
+        assertThat(m.containsKey(last)).as("last message kept").isEqualTo(keepsNewest);
     }
 
     @Test

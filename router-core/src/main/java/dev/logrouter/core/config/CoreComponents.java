@@ -1,5 +1,6 @@
 package dev.logrouter.core.config;
 
+import dev.logrouter.core.journal.JournalsConfig;
 import dev.logrouter.core.parse.ParserConfig;
 import dev.logrouter.core.parse.csv.CsvParserConfig;
 import dev.logrouter.core.parse.json.JsonParserConfig;
@@ -29,6 +30,8 @@ public final class CoreComponents implements ComponentProvider {
 
     @Override
     public void register(ComponentRegistry r) {
+        r.section(JournalsConfig.KEY, JournalsConfig.class, "What every journaled sink shares: the journals' "
+                + "directory and their size limit together.");
         r.step("json", JsonParserConfig.class)
                 .step("kv", KvParserConfig.class)
                 .step("xml", XmlParserConfig.class)

@@ -1,5 +1,6 @@
 package dev.logrouter.core.journal;
 
+import dev.logrouter.core.sink.JournalSpace;
 import dev.logrouter.core.util.Clock;
 
 import java.io.IOException;
@@ -59,6 +60,8 @@ public final class Journal implements AutoCloseable {
     final JournalFiles files;
 
     final AtomicLong sizeOnDisk = new AtomicLong();
+    /** The router-wide journal limit this journal's size counts towards. */
+    final JournalSpace space;
     final AtomicLong segments = new AtomicLong();
     final AtomicLong syncs = new AtomicLong();
     final AtomicLong cursorSyncs = new AtomicLong();
@@ -109,17 +112,27 @@ public final class Journal implements AutoCloseable {
      */
     public static Journal open(Path dir, String cursorName, JournalConfig config, Clock clock, JournalFiles files)
             throws IOException {
+        return open(dir, cursorName, config, clock, files, JournalSpace.defaults());
+    }
+
+    /**
+     * As {@link #open(Path, String, JournalConfig, Clock, JournalFiles)}, counting its size in {@code space}, whose
+     * {@code max-size} (across journals) refuses appends as this journal's own does.
+     */
+    public static Journal open(Path dir, String cursorName, JournalConfig config, Clock clock, JournalFiles files,
+                               JournalSpace space) throws IOException {
         if (!CURSOR_NAME.matcher(cursorName).matches()) {
             throw new IllegalArgumentException("cursor name must be letters, digits, '.', '_' or '-' (not first '.'),"
                     + " at most 100: " + cursorName);
         }
         Files.createDirectories(dir);
-        return new Journal(dir, cursorName, config, clock, files);
+        return new Journal(dir, cursorName, config, clock, files, space);
     }
 
-    private Journal(Path dir, String cursorName, JournalConfig config, Clock clock, JournalFiles files)
-            throws IOException {
+    private Journal(Path dir, String cursorName, JournalConfig config, Clock clock, JournalFiles files,
+                    JournalSpace space) throws IOException {
         this.dir = dir;
+        this.space = space;
         this.cursorName = cursorName;
         this.config = config;
         this.clock = clock;
@@ -223,6 +236,7 @@ public final class Journal implements AutoCloseable {
                 count++;
             }
             sizeOnDisk.set(size);
+            space.add(size);
             segments.set(count);
 
             if (acked + 1 < first.firstSeq) {
@@ -408,6 +422,12 @@ public final class Journal implements AutoCloseable {
     }
 
     /** Bytes of segment files on disk (what {@code max-size} limits). */
+    /** The segment files grew (or, negative, shrank) by {@code delta} bytes. */
+    void grow(long delta) {
+        sizeOnDisk.addAndGet(delta);
+        space.add(delta);
+    }
+
     public long sizeOnDisk() {
         return sizeOnDisk.get();
     }
@@ -460,6 +480,7 @@ public final class Journal implements AutoCloseable {
             return;
         }
         closed = true;
+        space.add(-sizeOnDisk.get()); // no longer counted towards the router-wide limit
         IOException first = null;
         for (AutoCloseable c : new AutoCloseable[] {writer::close, reader::close, lockChannel}) {
             try {

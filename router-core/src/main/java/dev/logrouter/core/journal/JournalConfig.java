@@ -10,7 +10,8 @@ import dev.logrouter.core.option.TimeSpan;
  * <p>Threads: immutable, any thread.
  */
 public record JournalConfig(
-        @Option(doc = "Directory of this sink's journal (segment files, cursor, lock); default data/journal/<sink name>. "
+        @Option(doc = "Directory of this sink's journal (segment files, cursor, lock); default <journal.dir>/<sink name>, "
+                + "that is data/journal/<sink name>. "
                 + "One sink per directory.", defaultValue = Option.NONE)
         String dir,
         @Option(doc = "Size at which a segment file is sealed and a new one started; a commit larger than it gets "
@@ -65,7 +66,12 @@ public record JournalConfig(
 
     /** The journal directory: {@code dir}, or {@code data/journal/<sink>}. */
     public java.nio.file.Path directory(String sinkName) {
-        return java.nio.file.Path.of(dir != null ? dir : "data/journal/" + sinkName);
+        return directory(sinkName, java.nio.file.Path.of("data/journal"));
+    }
+
+    /** The journal directory: {@code dir}, or {@code <base>/<sink>} (base: the router's {@code journal.dir}). */
+    public java.nio.file.Path directory(String sinkName, java.nio.file.Path base) {
+        return dir != null ? java.nio.file.Path.of(dir) : base.resolve(sinkName);
     }
 
     public JournalConfig withSegmentSize(long bytes) {

@@ -17,7 +17,9 @@ public final class JournalFullException extends Exception {
         /** {@code max-size}: the journal's segments would pass it. */
         MAX_SIZE,
         /** The file store has less usable space than {@code free-disk-reserve}. */
-        DISK_RESERVE
+        DISK_RESERVE,
+        /** The router-wide {@code journal.max-size}, across every sink's journal. */
+        TOTAL_SIZE
     }
 
     private final Limit limit;

@@ -176,6 +176,31 @@ public final class JournalReader {
     }
 
     /**
+     * {@code overflow: drop-oldest}: acknowledges, without delivering them, the records of the oldest segment (all
+     * committed records when it is the only one), so that it is deleted and its room freed; then goes back to the
+     * record after the new cursor ({@link #rewind}).
+     *
+     * @return the records dropped (0 when there were none)
+     * @throws JournalFailedException writing the cursor or syncing the directory failed
+     */
+    public long dropOldest() throws IOException {
+        Segment head = journal.head;
+        if (head.next != null && head.lastSeq <= acked) {
+            deleteAcknowledged(); // acknowledged before it was sealed: only its deletion was missing
+            return 0;
+        }
+        long target = head.next != null ? head.lastSeq : journal.committedSeq;
+        if (target <= acked) {
+            return 0;
+        }
+        long dropped = target - acked;
+        maxDelivered = Math.max(maxDelivered, target);
+        acknowledge(target);
+        rewind();
+        return dropped;
+    }
+
+    /**
      * Goes back to the record after the cursor: the next poll hands out again what was handed out but not
      * acknowledged.
      */
@@ -346,7 +371,7 @@ public final class JournalReader {
                         + "); trying again at the next acknowledgement");
                 break;
             }
-            journal.sizeOnDisk.addAndGet(-s.fileBytes());
+            journal.grow(-s.fileBytes());
             journal.segments.decrementAndGet();
             s = s.next;
             journal.head = s;

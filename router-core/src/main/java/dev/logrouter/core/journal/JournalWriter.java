@@ -49,6 +49,7 @@ public final class JournalWriter {
     private final CRC32C crc = new CRC32C();
     private final JournalFullException full;
     private final JournalFullException belowReserve;
+    private final JournalFullException totalFull;
 
     private Segment active;
     private FileChannel channel;
@@ -82,6 +83,8 @@ public final class JournalWriter {
                 + " reached its max-size of " + maxSize + " bytes");
         this.belowReserve = new JournalFullException(JournalFullException.Limit.DISK_RESERVE, "journal " + journal.dir
                 + ": less usable disk space than the free-disk-reserve of " + reserve + " bytes");
+        this.totalFull = new JournalFullException(JournalFullException.Limit.TOTAL_SIZE, "the journals together "
+                + "reached the router's journal.max-size of " + journal.space.maxTotal() + " bytes");
     }
 
     /**
@@ -103,6 +106,9 @@ public final class JournalWriter {
         }
         if (journal.sizeOnDisk.get() + frame + FOOTER > maxSize) {
             throw full;
+        }
+        if (journal.space.wouldExceed(frame + FOOTER)) {
+            throw totalFull;
         }
         long used = active.dataBytes;
         boolean rolls = used > 0 && used + frame + FOOTER > segmentSize;
@@ -162,7 +168,7 @@ public final class JournalWriter {
         }
         long end = at + frameLen;
         active.dataBytes = end;
-        journal.sizeOnDisk.addAndGet(frameLen);
+        journal.grow(frameLen);
         journal.committedLogical = active.baseLogical + end;
         long last = nextSeq + pendingRecords - 1;
         nextSeq = last + 1;
@@ -244,7 +250,7 @@ public final class JournalWriter {
         Segment old = active;
         long lastSeq = nextSeq - 1;
         writeFooter(channel, old.dataBytes, old.firstSeq, lastSeq, crc);
-        journal.sizeOnDisk.addAndGet(FOOTER);
+        journal.grow(FOOTER);
         if (sync != JournalSync.none) {
             channel.force(false);
             journal.syncs.incrementAndGet();

@@ -3,6 +3,8 @@ package dev.logrouter.core.journal;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.sink.DeadLetterFile;
+import dev.logrouter.core.sink.JournalSpace;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.sink.SinkDelivery;
 import dev.logrouter.core.sink.SinkEncoder;
@@ -58,6 +60,11 @@ public final class JournaledSink implements Sink {
     private final Overflow overflow;
     private final Clock clock;
     private final ByteBuilder record = new ByteBuilder(1024);
+    private final DeadLetterFile deadLetters;
+    private final JournalSpace space;
+    private final CommitTimes commitTimes = new CommitTimes();
+    /** drop-oldest: the sink thread found the journal full; the delivery thread drops the oldest segment. */
+    private volatile boolean dropRequested;
 
     private volatile Journal journal;
     private volatile Thread deliverer;
@@ -75,11 +82,14 @@ public final class JournaledSink implements Sink {
      * @param drainNanos how long a stop lets the delivery thread work off the backlog before it stops
      */
     public JournaledSink(String name, SinkEncoder encoder, SinkDelivery delivery, JournalConfig config, int batchSize,
-                         long batchBytes, long drainNanos, Overflow overflow, Clock clock, MetricGroup metrics) {
+                         long batchBytes, long drainNanos, Overflow overflow, Clock clock, MetricGroup metrics,
+                         DeadLetterFile deadLetters, JournalSpace space) {
+        this.deadLetters = deadLetters;
+        this.space = space;
         this.name = name;
         this.encoder = encoder;
         this.delivery = delivery;
-        this.dir = config.directory(name);
+        this.dir = config.directory(name, space.baseDir());
         this.config = config;
         this.batchSize = batchSize;
         this.batchBytes = batchBytes;
@@ -91,7 +101,15 @@ public final class JournaledSink implements Sink {
         this.deliveryFailures = metrics.counter("deliveryFailures", "Batches from the journal whose send failed; "
                 + "each is sent again after a backoff.");
         this.overflowDropped = metrics.counter("overflowDropped", "Messages dropped because the journal was full "
-                + "(overflow: drop-newest).");
+                + "(overflow: drop-newest: the new ones; drop-oldest: the oldest segment's undelivered ones).");
+        metrics.gauge("oldestAgeSeconds", "Age of the oldest record not yet acknowledged by the destination, in "
+                + "seconds (0 when none; after a restart, counted from the creation of the oldest segment file).",
+                () -> {
+                    Journal j = journal;
+                    return j == null ? 0 : commitTimes.oldestAgeSeconds(j.acknowledgedSeq(), j.committedSeq(),
+                            System.currentTimeMillis());
+                });
+        metrics.gauge("freeDiskBytes", "Usable bytes on the journal's file store.", this::freeDisk);
         metrics.gauge("backlogRecords", "Records in the journal not yet acknowledged by the destination.",
                 () -> journal == null ? 0 : journal.backlogRecords());
         metrics.gauge("backlogBytes", "Bytes of the journal's segments from the oldest unacknowledged frame on.",
@@ -115,13 +133,16 @@ public final class JournaledSink implements Sink {
     public void start() throws IOException {
         if (journal == null) {
             java.nio.file.Files.createDirectories(dir);
-            journal = Journal.open(dir, "delivery", config, clock, JournalFiles.DEFAULT);
+            journal = Journal.open(dir, "delivery", config, clock, JournalFiles.DEFAULT, space);
             if (journal.recoveredBytes() > 0 || journal.quarantinedSegments() > 0) {
                 LOG.log(Level.WARNING, "sink " + name + ": journal " + dir + " recovered: " + journal.recoveredBytes()
                         + " damaged bytes cut, " + journal.quarantinedSegments() + " segments quarantined");
             }
             LOG.log(Level.INFO, "sink " + name + ": journal " + dir + " holds " + journal.backlogRecords()
                     + " records to deliver");
+            if (journal.backlogRecords() > 0) {
+                commitTimes.add(journal.committedSeq(), oldestSegmentMillis());
+            }
             deliverer = new Thread(this::deliverLoop, "deliver-" + name);
             deliverer.setDaemon(true);
             deliverer.start();
@@ -136,6 +157,15 @@ public final class JournaledSink implements Sink {
             appendRecord();
         } catch (JournalFullException full) {
             if (overflow == Overflow.block) {
+                throw full;
+            }
+            if (overflow == Overflow.dropOldest) {
+                if (!dropRequested) {
+                    LOG.log(Level.WARNING, "sink " + name + ": " + full.getMessage() + "; dropping the oldest "
+                            + "segment's undelivered messages (overflow: drop-oldest, counted in overflowDropped)");
+                }
+                dropRequested = true; // the delivery thread drops; the handler retries this append meanwhile
+                LockSupport.unpark(deliverer);
                 throw full;
             }
             overflowDropped.inc();
@@ -175,6 +205,7 @@ public final class JournaledSink implements Sink {
     @Override
     public void flush() throws IOException {
         journal.writer().commit();
+        commitTimes.add(journal.committedSeq(), System.currentTimeMillis());
         LockSupport.unpark(deliverer);
     }
 
@@ -224,6 +255,9 @@ public final class JournaledSink implements Sink {
         boolean started = false;
         JournalReader reader = journal.reader();
         while (!aborted) {
+            if (dropRequested && !batch.sent) {
+                dropOldest(reader, batch);
+            }
             if (stopping && stopDeadline == 0) {
                 stopDeadline = System.nanoTime() + drainNanos;
             }
@@ -267,7 +301,8 @@ public final class JournaledSink implements Sink {
                         + "; retrying in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms");
                 // a deadline, not one park: every commit unparks this thread
                 long until = System.nanoTime() + backoff;
-                for (long left = backoff; left > 0 && !aborted && !stopping; left = until - System.nanoTime()) {
+                for (long left = backoff; left > 0 && !aborted && !stopping && !dropRequested;
+                        left = until - System.nanoTime()) {
                     LockSupport.parkNanos(left);
                 }
                 if (stopping && !aborted) {
@@ -275,6 +310,87 @@ public final class JournaledSink implements Sink {
                 }
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
             }
+        }
+    }
+
+    /**
+     * drop-oldest, on the delivery thread: the batch being sent (not yet taken) goes to the dead-letter file, the
+     * oldest segment's undelivered records are acknowledged without delivery (counted), and reading starts again
+     * after the cursor.
+     */
+    private void dropOldest(JournalReader reader, Batch batch) {
+        dropRequested = false;
+        try {
+            if (batch.count > 0) {
+                delivery.deadLetterPending(deadLetters, "overflow: drop-oldest (the journal was full)");
+                batch.clear();
+            }
+            long dropped = reader.dropOldest();
+            overflowDropped.add(dropped);
+            LOG.log(Level.WARNING, "sink " + name + ": journal full: dropped " + dropped + " undelivered messages "
+                    + "of the oldest segment (overflow: drop-oldest)");
+        } catch (IOException e) {
+            lastDeliveryError = e.toString();
+            LOG.log(Level.WARNING, "sink " + name + ": dropping the oldest segment failed: " + e);
+        }
+    }
+
+    private long freeDisk() {
+        try {
+            return java.nio.file.Files.getFileStore(dir).getUsableSpace();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** Creation time of the oldest segment file (its last change when the file system keeps no creation time). */
+    private long oldestSegmentMillis() {
+        try {
+            return java.nio.file.Files.readAttributes(journal.head.path,
+                    java.nio.file.attribute.BasicFileAttributes.class).creationTime().toMillis();
+        } catch (IOException | RuntimeException e) {
+            return System.currentTimeMillis();
+        }
+    }
+
+    /**
+     * When records were committed, coarsely (one entry per 100 ms at most, each the last sequence committed then),
+     * for {@code oldestAgeSeconds}. Written by the sink thread, read by the metrics' readers; pruned by both.
+     */
+    static final class CommitTimes {
+        private static final int MAX = 4096;
+        private final long[] seq = new long[MAX];
+        private final long[] millis = new long[MAX];
+        private int head;
+        private int size;
+
+        synchronized void add(long lastSeq, long nowMillis) {
+            if (size > 0) {
+                int last = (head + size - 1) % MAX;
+                if (lastSeq <= seq[last]) {
+                    return;
+                }
+                if (nowMillis - millis[last] < 100 || size == MAX) {
+                    seq[last] = lastSeq; // the entry's time stays: ages are rounded up, never down
+                    return;
+                }
+            }
+            int i = (head + size) % MAX;
+            seq[i] = lastSeq;
+            millis[i] = nowMillis;
+            size++;
+        }
+
+        /** Seconds since the commit of the oldest record after {@code ackedSeq}; 0 when none is left. */
+        synchronized long oldestAgeSeconds(long ackedSeq, long committedSeq, long nowMillis) {
+            while (size > 0 && seq[head] <= ackedSeq) {
+                head = (head + 1) % MAX;
+                size--;
+            }
+            if (size == 0 || committedSeq <= ackedSeq) {
+                return 0;
+            }
+            return Math.max(0, (nowMillis - millis[head]) / 1000);
         }
     }
 

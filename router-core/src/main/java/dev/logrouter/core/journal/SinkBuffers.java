@@ -1,5 +1,6 @@
 package dev.logrouter.core.journal;
 
+import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.sink.EncodedSink;
 import dev.logrouter.core.sink.Sink;
@@ -26,7 +27,12 @@ public final class SinkBuffers {
             + "on working off the backlog; what is left is delivered after the next start.";
     public static final String OVERFLOW_DOC = "With buffer: journal, when the journal is full (journal.max-size, or "
             + "the free-disk reserve): block holds the ring (the sources pause); drop-newest drops the message, counts "
-            + "it (overflowDropped) and lets everything else go on.";
+            + "it (overflowDropped) and lets everything else go on; drop-oldest drops the oldest segment's undelivered "
+            + "messages to make room (counted in overflowDropped; the batch being sent goes to dead-letter).";
+
+    public static final String MAX_BACKLOG_DOC = "With buffer: journal: the most bytes this sink's journal keeps on "
+            + "disk, its backlog of undelivered messages (at least twice journal.segment-size); when it is reached the "
+            + "overflow policy acts. Not set: journal.max-size (10GiB).";
 
     private SinkBuffers() {
     }
@@ -38,9 +44,24 @@ public final class SinkBuffers {
     public static Sink create(Buffer buffer, SinkEncoder encoder, SinkDelivery delivery, JournalConfig journal,
                               int batchSize, long batchBytes, TimeSpan drainTimeout, Overflow overflow,
                               SinkContext ctx) {
+        return create(buffer, encoder, delivery, journal, null, batchSize, batchBytes, drainTimeout, overflow, ctx);
+    }
+
+    /** As above, with {@code max-backlog} (null: not set) as the journal's {@code max-size}. */
+    public static Sink create(Buffer buffer, SinkEncoder encoder, SinkDelivery delivery, JournalConfig journal,
+                              ByteSize maxBacklog, int batchSize, long batchBytes, TimeSpan drainTimeout,
+                              Overflow overflow, SinkContext ctx) {
+        if (maxBacklog != null) {
+            try {
+                journal = journal.withMaxSize(maxBacklog.bytes());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("max-backlog " + e.getMessage().replace("max-size ", ""), e);
+            }
+        }
         if (buffer == Buffer.journal) {
             return new JournaledSink(ctx.name(), encoder, delivery, journal, batchSize, batchBytes,
-                    drainTimeout.nanos(), overflow, ctx.clock(), ctx.metrics());
+                    drainTimeout.nanos(), overflow, ctx.clock(), ctx.metrics(), ctx.deadLetters(),
+                    ctx.journals());
         }
         return new EncodedSink(encoder, delivery);
     }

@@ -72,6 +72,46 @@ class JournalLimitsTest {
         }
     }
 
+    /**
+     * drop-oldest: the reader, in the middle of a batch it polled, drops the oldest segment: its records are
+     * acknowledged without delivery (counted), the segment file is deleted, and reading resumes with the first
+     * record of the next segment; with one segment left, every committed record is dropped.
+     */
+    @Test
+    void dropOldestAcknowledgesTheOldestSegmentAndReadsOnAfterIt() throws Exception {
+        try (Journal j = Journal.open(dir, "out", small())) {
+            JournalWriter w = j.writer();
+            for (long s = 0; s < 300; s += 10) {
+                commit(w, s, s + 10);
+            }
+            int before = segmentFiles(dir).size();
+            assertThat(before).isGreaterThan(2);
+            Segment oldest = j.head;
+            long oldestLast = oldest.lastSeq;
+            JournalReader r = j.reader();
+            JournalTesting.Collector some = new JournalTesting.Collector();
+            r.poll(3, Long.MAX_VALUE, some); // a batch in flight
+            r.acknowledge(0);
+
+            assertThat(r.dropOldest()).isEqualTo(oldestLast); // 1..oldestLast: the rest of the oldest segment
+            assertThat(Files.exists(oldest.path)).isFalse();
+            assertThat(segmentFiles(dir)).hasSize(before - 1);
+            assertThat(j.acknowledgedSeq()).isEqualTo(oldestLast);
+            drain(r).assertExactly(oldestLast + 1, 300);
+
+            // with one segment left, a drop takes every committed record
+            while (segmentFiles(dir).size() > 1) {
+                r.dropOldest();
+            }
+            commit(w, 300, 305);
+            long acked = j.acknowledgedSeq();
+            assertThat(r.dropOldest()).isEqualTo(304 - acked);
+            assertThat(j.backlogRecords()).isZero();
+            commit(w, 305, 310);
+            drain(r).assertExactly(305, 310);
+        }
+    }
+
     @Test
     void theFreeDiskReserveIsCheckedAtOpenAndWhenASegmentWouldBeAdded() throws Exception {
         TestFiles files = new TestFiles();

@@ -88,7 +88,9 @@ public record SyslogSinkConfig(
         @Option(doc = SinkBuffers.DRAIN_TIMEOUT_DOC, defaultValue = "5s")
         TimeSpan drainTimeout,
         @Option(doc = SinkBuffers.OVERFLOW_DOC, defaultValue = "block")
-        Overflow overflow) implements SinkConfig {
+        Overflow overflow,
+        @Option(doc = SinkBuffers.MAX_BACKLOG_DOC, defaultValue = Option.NONE)
+        ByteSize maxBacklog) implements SinkConfig {
 
     public SyslogSinkConfig {
         SinkConfig.checkMaxRetries(maxRetries);
@@ -173,8 +175,8 @@ public record SyslogSinkConfig(
         SyslogEncoder encoder = new SyslogEncoder(format, effectiveFraming(), template, ctx.zone(),
                 maxDatagramSize.intBytes(), truncated);
         SyslogDelivery delivery = new SyslogDelivery(this, ctx);
-        return SinkBuffers.create(buffer, encoder, delivery, journal, batchSize, batchBytes.bytes(), drainTimeout,
-                overflow, ctx);
+        return SinkBuffers.create(buffer, encoder, delivery, journal, maxBacklog, batchSize, batchBytes.bytes(),
+                drainTimeout, overflow, ctx);
     }
 
     /** Where batches go when there are several hosts. */

@@ -84,7 +84,9 @@ public record KafkaSinkConfig(
         @Option(doc = SinkBuffers.DRAIN_TIMEOUT_DOC, defaultValue = "5s")
         TimeSpan drainTimeout,
         @Option(doc = SinkBuffers.OVERFLOW_DOC, defaultValue = "block")
-        Overflow overflow) implements SinkConfig {
+        Overflow overflow,
+        @Option(doc = SinkBuffers.MAX_BACKLOG_DOC, defaultValue = Option.NONE)
+        ByteSize maxBacklog) implements SinkConfig {
 
     public KafkaSinkConfig {
         SinkConfig.checkMaxRetries(maxRetries);
@@ -144,7 +146,7 @@ public record KafkaSinkConfig(
     @Override
     public Sink create(SinkContext ctx) {
         return SinkBuffers.create(buffer, new KafkaEncoder(this, ctx.zone()),
-                new KafkaDelivery(this, ctx.metrics(), ctx.deadLetters()), journal, batchSize,
+                new KafkaDelivery(this, ctx.metrics(), ctx.deadLetters()), journal, maxBacklog, batchSize,
                 Math.max(1, flushPolicy().batchBytes()), drainTimeout, overflow, ctx);
     }
 }

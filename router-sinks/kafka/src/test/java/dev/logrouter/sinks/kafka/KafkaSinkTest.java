@@ -330,7 +330,7 @@ class KafkaSinkTest {
                 (Map<String, String>) m.getOrDefault("properties", Map.of()),
                 Buffer.valueOf((String) m.getOrDefault("buffer", "memory")),
                 JournalConfig.defaults().withDir((String) m.get("journal-dir")).withFreeDiskReserve(0),
-                TimeSpan.parse("200ms"), Overflow.block);
+                TimeSpan.parse("200ms"), Overflow.block, null);
         return cfg.create(new SinkContext("k", ZoneOffset.UTC, Clock.SYSTEM, metrics,
                 new DeadLetterFile("k", cfg.deadLetter(), metrics)));
     }
