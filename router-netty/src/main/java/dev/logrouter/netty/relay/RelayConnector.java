@@ -16,6 +16,7 @@ import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Opens the syslog sink's connections: one Netty event loop of the sink's own ({@code relay-<sink>-<n>}, epoll or
@@ -59,11 +60,18 @@ final class RelayConnector implements AutoCloseable {
      */
     CompletableFuture<Channel> connect(Destination to) {
         CompletableFuture<Channel> ready = new CompletableFuture<>();
+        // The channel's own SslHandler, kept here: the connect listener may run late (added after the connect
+        // completed, it is queued on the event loop), when a failed handshake has closed the channel and its
+        // deregistration emptied the pipeline; looking the handler up there would find none and take the channel as
+        // a plain one that is up.
+        AtomicReference<SslHandler> sslHandler = new AtomicReference<>();
         Bootstrap b = bootstrap.clone().handler(new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
                 if (tls != null) {
-                    ch.pipeline().addLast(tls.newHandler(ch.alloc(), to.host(), to.port()));
+                    SslHandler h = tls.newHandler(ch.alloc(), to.host(), to.port());
+                    sslHandler.set(h);
+                    ch.pipeline().addLast(h);
                 }
                 ch.pipeline().addLast(DropInbound.INSTANCE);
             }
@@ -75,8 +83,8 @@ final class RelayConnector implements AutoCloseable {
                 return;
             }
             Channel ch = f.channel();
-            SslHandler ssl = ch.pipeline().get(SslHandler.class);
-            if (ssl == null) {
+            SslHandler ssl = sslHandler.get();
+            if (tls == null) {
                 ready.complete(ch);
                 return;
             }
