@@ -48,6 +48,7 @@ public final class JournaledSink implements Sink {
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long REOPEN_DELAY_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final String name;
     private final SinkEncoder encoder;
@@ -65,12 +66,23 @@ public final class JournaledSink implements Sink {
     private final CommitTimes commitTimes = new CommitTimes();
     /** drop-oldest: the sink thread found the journal full; the delivery thread drops the oldest segment. */
     private volatile boolean dropRequested;
+    /** The journal failed: the delivery thread ends at its next clean point so that the sink thread can reopen. */
+    private volatile boolean reopenRequested;
+    /** Records appended since the last commit that returned: appended again to a reopened journal. Sink thread. */
+    private final ByteBuilder unsaved = new ByteBuilder(64 * 1024);
+    private int[] unsavedEnds = new int[1024];
+    private int unsavedCount;
+    /** Sink thread: when the next reopen of a failed journal is tried (0: not failed). */
+    private long reopenAtNanos;
+    private volatile String journalError = "";
+    private final JournalFiles files;
 
     private volatile Journal journal;
     private volatile Thread deliverer;
     private volatile boolean stopping;
     private volatile boolean aborted;
     private volatile String lastDeliveryError = "";
+    private final Counter reopens;
 
     private final Counter delivered;
     private final Counter deliveryFailures;
@@ -84,8 +96,17 @@ public final class JournaledSink implements Sink {
     public JournaledSink(String name, SinkEncoder encoder, SinkDelivery delivery, JournalConfig config, int batchSize,
                          long batchBytes, long drainNanos, Overflow overflow, Clock clock, MetricGroup metrics,
                          DeadLetterFile deadLetters, JournalSpace space) {
+        this(name, encoder, delivery, config, batchSize, batchBytes, drainNanos, overflow, clock, metrics,
+                deadLetters, space, JournalFiles.DEFAULT);
+    }
+
+    /** @param files how the journal's files are opened (tests inject failures) */
+    JournaledSink(String name, SinkEncoder encoder, SinkDelivery delivery, JournalConfig config, int batchSize,
+                  long batchBytes, long drainNanos, Overflow overflow, Clock clock, MetricGroup metrics,
+                  DeadLetterFile deadLetters, JournalSpace space, JournalFiles files) {
         this.deadLetters = deadLetters;
         this.space = space;
+        this.files = files;
         this.name = name;
         this.encoder = encoder;
         this.delivery = delivery;
@@ -126,6 +147,10 @@ public final class JournaledSink implements Sink {
                 + "empty, or overlapping).", () -> journal == null ? 0 : journal.quarantinedSegments());
         metrics.text("lastDeliveryError", "The last failure of the delivery thread, empty when none.",
                 () -> lastDeliveryError);
+        metrics.text("journalError", "Why the journal failed (a write or fsync error; it is reopened every 5 s), "
+                + "empty while it works.", () -> journalError);
+        this.reopens = metrics.counter("journalReopens", "Times a failed journal was closed and opened again "
+                + "(its recovery reads what really is on disk).");
     }
 
     /** Opens (and recovers) the journal and starts the delivery thread. */
@@ -133,7 +158,7 @@ public final class JournaledSink implements Sink {
     public void start() throws IOException {
         if (journal == null) {
             java.nio.file.Files.createDirectories(dir);
-            journal = Journal.open(dir, "delivery", config, clock, JournalFiles.DEFAULT, space);
+            journal = Journal.open(dir, "delivery", config, clock, files, space);
             if (journal.recoveredBytes() > 0 || journal.quarantinedSegments() > 0) {
                 LOG.log(Level.WARNING, "sink " + name + ": journal " + dir + " recovered: " + journal.recoveredBytes()
                         + " damaged bytes cut, " + journal.quarantinedSegments() + " segments quarantined");
@@ -143,10 +168,15 @@ public final class JournaledSink implements Sink {
             if (journal.backlogRecords() > 0) {
                 commitTimes.add(journal.committedSeq(), oldestSegmentMillis());
             }
-            deliverer = new Thread(this::deliverLoop, "deliver-" + name);
-            deliverer.setDaemon(true);
-            deliverer.start();
+            startDeliverer();
         }
+    }
+
+    private void startDeliverer() {
+        Thread t = new Thread(this::deliverLoop, "deliver-" + name);
+        t.setDaemon(true);
+        deliverer = t;
+        t.start();
     }
 
     @Override
@@ -154,7 +184,17 @@ public final class JournaledSink implements Sink {
         record.reset();
         encoder.encode(event, record);
         try {
+            if (reopenAtNanos != 0) {
+                reopen();
+            }
             appendRecord();
+        } catch (JournalFailedException failed) {
+            journalFailed(failed);
+            if (overflow == Overflow.block) {
+                throw failed; // the handler retries: DEGRADED, the ring held, until the reopen works
+            }
+            overflowDropped.inc();
+            return 0;
         } catch (JournalFullException full) {
             if (overflow == Overflow.block) {
                 throw full;
@@ -181,7 +221,102 @@ public final class JournaledSink implements Sink {
             LOG.log(Level.INFO, "sink " + name + ": the journal has room again; " + overflowDropped.get()
                     + " messages dropped so far");
         }
+        keepUnsaved();
         return record.length();
+    }
+
+    /**
+     * Closes the failed journal {@code old}, opens it again and commits the records whose commit never returned;
+     * {@link #journal} is the new one only when all of that worked.
+     */
+    private void reopenJournal(Journal old) throws IOException, JournalFullException {
+        try {
+            old.close();
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "sink " + name + ": closing the failed journal: " + e);
+        }
+        Journal j = Journal.open(dir, "delivery", config, clock, files, space);
+        try {
+            JournalWriter w = j.writer();
+            int start = 0;
+            for (int i = 0; i < unsavedCount; i++) {
+                w.append(unsaved.array(), start, unsavedEnds[i] - start);
+                start = unsavedEnds[i];
+            }
+            w.commit();
+        } catch (IOException | JournalFullException | RuntimeException e) {
+            try {
+                j.close();
+            } catch (IOException ignored) {
+                // reported by the caller through e
+            }
+            throw e;
+        }
+        journal = j;
+    }
+
+    /** Keeps a copy of the appended {@link #record} until its commit returns. */
+    private void keepUnsaved() {
+        unsaved.append(record.array(), 0, record.length());
+        if (unsavedCount == unsavedEnds.length) {
+            unsavedEnds = Arrays.copyOf(unsavedEnds, unsavedCount * 2);
+        }
+        unsavedEnds[unsavedCount++] = unsaved.length();
+    }
+
+    private void saved() {
+        unsaved.reset();
+        unsavedCount = 0;
+    }
+
+    /**
+     * The journal failed (a write, fsync or cursor error): logged once, shown in {@code journalError}, and a reopen
+     * is tried from now on every 5 s. Sink thread.
+     */
+    private void journalFailed(JournalFailedException e) {
+        if (reopenAtNanos == 0) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            journalError = e.getMessage() + ": " + cause;
+            LOG.log(Level.ERROR, "sink " + name + ": " + journalError + "; " + (overflow == Overflow.block
+                    ? "holding the ring" : "dropping new messages (overflow: " + overflow + ")")
+                    + " until it is reopened (tried every 5 s)");
+            reopenAtNanos = clock.nanoTime(); // the first try at once: the delivery thread may stop quickly
+            reopenRequested = true;
+            LockSupport.unpark(deliverer);
+        }
+    }
+
+    /**
+     * Reopens a failed journal once the delivery thread stopped at a clean point: closes it, opens it again (the
+     * recovery reads what really is on disk and cuts a torn tail), appends the records whose commit never
+     * returned, and starts the delivery thread again. Not before {@link #reopenAtNanos}; a failure waits 5 s.
+     * Sink thread.
+     */
+    private void reopen() throws JournalFailedException {
+        Journal old = journal;
+        if (!old.failed()) {
+            reopenAtNanos = 0;
+            return;
+        }
+        long now = clock.nanoTime();
+        if (now - reopenAtNanos < 0 || deliverer.isAlive()) {
+            throw old.failedException();
+        }
+        try {
+            reopenJournal(old);
+        } catch (IOException | JournalFullException e) {
+            reopenAtNanos = now + REOPEN_DELAY_NANOS;
+            journalError = "reopening " + dir + " failed: " + e + " (tried again every 5 s)";
+            throw new JournalFailedException(journalError, e instanceof IOException io ? io : new IOException(e));
+        }
+        saved();
+        reopens.inc();
+        reopenAtNanos = 0;
+        reopenRequested = false;
+        journalError = "";
+        LOG.log(Level.WARNING, "sink " + name + ": journal " + dir + " reopened; " + journal.backlogRecords()
+                + " records to deliver");
+        startDeliverer();
     }
 
     /**
@@ -197,6 +332,7 @@ public final class JournaledSink implements Sink {
                 throw full;
             }
             w.commit();
+            saved();
             LockSupport.unpark(deliverer);
             w.append(record.array(), 0, record.length());
         }
@@ -204,14 +340,36 @@ public final class JournaledSink implements Sink {
 
     @Override
     public void flush() throws IOException {
-        journal.writer().commit();
+        try {
+            if (reopenAtNanos != 0) {
+                reopen();
+            }
+            journal.writer().commit();
+        } catch (JournalFailedException failed) {
+            journalFailed(failed);
+            if (overflow == Overflow.block) {
+                throw failed;
+            }
+            return; // the records appended before the failure wait in memory for the reopen
+        }
+        saved();
         commitTimes.add(journal.committedSeq(), System.currentTimeMillis());
         LockSupport.unpark(deliverer);
     }
 
     @Override
     public void tick() throws IOException {
-        journal.writer().syncIfDue(clock.nanoTime());
+        try {
+            if (reopenAtNanos != 0) {
+                reopen();
+            }
+            journal.writer().syncIfDue(clock.nanoTime());
+        } catch (JournalFailedException failed) {
+            journalFailed(failed);
+            if (overflow == Overflow.block) {
+                throw failed;
+            }
+        }
     }
 
     @Override
@@ -222,7 +380,10 @@ public final class JournaledSink implements Sink {
         LockSupport.unpark(deliverer);
     }
 
-    /** Commits, lets the delivery thread work off the backlog for up to {@code drain}, then closes everything. */
+    /**
+     * Commits, lets the delivery thread work off the backlog for up to {@code drain}, then closes everything. A failed
+     * journal is reopened once more to commit what was appended since its failure (logged when that fails too).
+     */
     @Override
     public void close() throws Exception {
         if (journal == null) {
@@ -231,8 +392,15 @@ public final class JournaledSink implements Sink {
         }
         try {
             journal.writer().commit();
+            saved();
+        } catch (JournalFailedException e) {
+            journalFailed(e);
         } finally {
             stopping = true;
+            if (journal.failed()) {
+                aborted = true; // nothing can be acknowledged: what was sent is sent again after the restart
+                delivery.abort();
+            }
             LockSupport.unpark(deliverer);
             deliverer.join(TimeUnit.NANOSECONDS.toMillis(drainNanos) + 1);
             if (deliverer.isAlive()) {
@@ -241,6 +409,15 @@ public final class JournaledSink implements Sink {
                 deliverer.join(10_000);
             }
             delivery.close();
+            if (journal.failed() && unsavedCount > 0) {
+                try {
+                    reopenJournal(journal);
+                    saved();
+                } catch (IOException | JournalFullException e) {
+                    LOG.log(Level.ERROR, "sink " + name + ": the journal failed and reopening it at the stop "
+                            + "failed too (" + e + "): " + unsavedCount + " messages whose commit failed are lost");
+                }
+            }
             journal.close();
             LOG.log(Level.INFO, "sink " + name + ": journal closed with " + journal.backlogRecords()
                     + " records left to deliver at the next start");
@@ -255,6 +432,12 @@ public final class JournaledSink implements Sink {
         boolean started = false;
         JournalReader reader = journal.reader();
         while (!aborted) {
+            if (reopenRequested && (batch.sent || batch.added == 0)) {
+                // a clean point: nothing half handed to the delivery; the reopened journal's reader resends the
+                // batch whose acknowledgement failed
+                LOG.log(Level.INFO, "sink " + name + ": delivery paused while the failed journal is reopened");
+                return;
+            }
             if (dropRequested && !batch.sent) {
                 dropOldest(reader, batch);
             }
@@ -301,7 +484,7 @@ public final class JournaledSink implements Sink {
                         + "; retrying in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms");
                 // a deadline, not one park: every commit unparks this thread
                 long until = System.nanoTime() + backoff;
-                for (long left = backoff; left > 0 && !aborted && !stopping && !dropRequested;
+                for (long left = backoff; left > 0 && !aborted && !stopping && !dropRequested && !reopenRequested;
                         left = until - System.nanoTime()) {
                     LockSupport.parkNanos(left);
                 }
