@@ -36,6 +36,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@code kill -9} the journal keeps every committed record ({@code sync: none} included; a power loss keeps what was
  * synced); records delivered but not acknowledged are sent again after the restart (duplicates, not loss).
  *
+ * <p>While the journal has nothing to deliver, the delivery thread calls {@link SinkDelivery#tick} about every 100 ms
+ * (closing idle files, probing hosts), as the sink handler ticks a memory sink.
+ *
  * <p>Stop: the delivery thread goes on until the backlog is delivered or {@code drain} passed, then stops; what is
  * left stays in the journal for the next start.
  *
@@ -49,6 +52,8 @@ public final class JournaledSink implements Sink {
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long REOPEN_DELAY_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** How often an idle delivery thread calls {@link SinkDelivery#tick} (as the sink handler ticks a sink). */
+    private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final String name;
     private final SinkEncoder encoder;
@@ -430,6 +435,7 @@ public final class JournaledSink implements Sink {
         long stopDeadline = 0;
         long backoff = MIN_BACKOFF_NANOS;
         boolean started = false;
+        long lastTick = System.nanoTime();
         JournalReader reader = journal.reader();
         while (!aborted) {
             if (reopenRequested && (batch.sent || batch.added == 0)) {
@@ -457,6 +463,11 @@ public final class JournaledSink implements Sink {
                     if (batch.count == 0) {
                         if (stopping) {
                             break; // backlog delivered
+                        }
+                        long now = System.nanoTime();
+                        if (now - lastTick >= TICK_NANOS) {
+                            lastTick = now;
+                            delivery.tick(); // idle: the delivery's housekeeping (idle files, failback probes)
                         }
                         LockSupport.parkNanos(IDLE_PARK_NANOS);
                         continue;
