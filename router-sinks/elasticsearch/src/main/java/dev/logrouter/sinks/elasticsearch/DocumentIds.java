@@ -1,21 +1,27 @@
 package dev.logrouter.sinks.elasticsearch;
 
+import dev.logrouter.core.template.ByteBuilder;
+
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 
 /**
  * Generated document ids: 20 characters of URL-safe base64 over 15 bytes, 9 random per sink instance and a 48-bit
- * counter, so that ids never repeat across restarts or routers and those of one sink share a prefix. An id is given to an event when it is appended, so that sending its document
- * again after a lost response cannot index it twice.
+ * counter, so that ids never repeat across restarts or routers and those of one sink share a prefix. An id is given
+ * to an event when it is encoded (and with {@code buffer: journal} it is kept in the journal with the document), so
+ * that sending its document again after a lost response cannot index it twice.
  *
- * <p>Threads: the sink's thread.
+ * <p>Threads: the encoder's, i.e. the sink's thread.
  */
 final class DocumentIds {
 
-    private static final char[] BASE64URL =
-            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".toCharArray();
+    private static final byte[] BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+            .getBytes(StandardCharsets.US_ASCII);
+    /** Length of an id, in characters (ASCII: as many bytes). */
+    static final int LENGTH = 20;
 
     private final byte[] bytes = new byte[15];
-    private final char[] chars = new char[20];
+    private final byte[] chars = new byte[LENGTH];
     private long counter;
 
     DocumentIds() {
@@ -25,14 +31,22 @@ final class DocumentIds {
         encode(0, 0, 12); // the prefix's 12 characters never change
     }
 
-    String next() {
+    /** Appends the next id to {@code out} ({@link #LENGTH} ASCII bytes). */
+    void next(ByteBuilder out) {
         long c = counter++;
         for (int i = 14; i >= 9; i--) {
             bytes[i] = (byte) c;
             c >>>= 8;
         }
         encode(9, 12, 8);
-        return new String(chars);
+        out.append(chars, 0, LENGTH);
+    }
+
+    /** The next id as a String (tests). */
+    String next() {
+        ByteBuilder b = new ByteBuilder(LENGTH);
+        next(b);
+        return b.toString();
     }
 
     /** Encodes 3-byte groups from {@code byteOff} into {@code n} characters from {@code charOff}. */

@@ -1,5 +1,9 @@
 package dev.logrouter.sinks.elasticsearch;
 
+import dev.logrouter.core.journal.Buffer;
+import dev.logrouter.core.journal.JournalConfig;
+import dev.logrouter.core.journal.Overflow;
+import dev.logrouter.core.journal.SinkBuffers;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
@@ -17,7 +21,9 @@ import java.util.List;
 /**
  * {@code type: elasticsearch}: each event becomes one document, sent in bulk requests; like syslog-ng's
  * {@code elasticsearch-http()} or rsyslog's {@code omelasticsearch}, but every document is accounted for by the
- * bulk response's item for it (indexed, retried, or dead-lettered).
+ * bulk response's item for it (indexed, retried, or dead-lettered). The sink is {@link ElasticsearchEncoder} (event →
+ * index name, {@code _id}, document) and {@link ElasticsearchDelivery} (records → bulk requests), with the sink's
+ * batch ({@code buffer: memory}) or its journal ({@code buffer: journal}) between them.
  *
  * <p>Threads: immutable.
  */
@@ -88,7 +94,15 @@ public record ElasticsearchSinkConfig(
         @Option(doc = "JSON-lines file for documents the server can never take (mapping or parse errors: 4xx "
                 + "other than 429) and for those given up after max-item-retries or max-retries, with index, status "
                 + "and reason; default data/dead-letter/<name>.jsonl.", defaultValue = Option.NONE)
-        String deadLetter) implements SinkConfig {
+        String deadLetter,
+        @Option(doc = SinkBuffers.BUFFER_DOC, defaultValue = "memory")
+        Buffer buffer,
+        @Option(doc = SinkBuffers.JOURNAL_DOC, defaultValue = "{}")
+        JournalConfig journal,
+        @Option(doc = SinkBuffers.DRAIN_TIMEOUT_DOC, defaultValue = "5s")
+        TimeSpan drainTimeout,
+        @Option(doc = SinkBuffers.OVERFLOW_DOC, defaultValue = "block")
+        Overflow overflow) implements SinkConfig {
 
     public ElasticsearchSinkConfig {
         SinkConfig.checkMaxRetries(maxRetries);
@@ -157,18 +171,25 @@ public record ElasticsearchSinkConfig(
 
     /**
      * The sink's batch (what one {@code flush} waits for): {@code max-in-flight} bulk requests, ended by size or by
-     * {@code flush-timeout}; not whenever the ring runs dry, which would send a small bulk and wait for its
-     * response each time.
+     * {@code flush-timeout}; with {@code buffer: memory} not whenever the ring runs dry, which would send a small
+     * bulk and wait for its response each time. With {@code buffer: journal} the batch is a journal commit: cheap,
+     * so also whenever the ring runs dry (the delivery thread sees the records sooner).
      */
     @Override
     public FlushPolicy flushPolicy() {
         long window = (long) batchSize * maxInFlight;
         return new FlushPolicy((int) Math.min(Integer.MAX_VALUE, window),
-                batchBytes.bytes() * maxInFlight, flushTimeout.nanos(), false);
+                batchBytes.bytes() * maxInFlight, flushTimeout.nanos(), buffer == Buffer.journal);
     }
 
+    /**
+     * {@code buffer: memory}: encoder and delivery on the sink's thread. {@code buffer: journal}: the delivery thread
+     * sends the journal's backlog in batches of {@code batch-size} records or {@code batch-bytes}.
+     */
     @Override
     public Sink create(SinkContext ctx) {
-        return new ElasticsearchSink(this, ctx.zone(), ctx.metrics(), ctx.deadLetters());
+        return SinkBuffers.create(buffer, new ElasticsearchEncoder(this, ctx.zone()),
+                new ElasticsearchDelivery(this, ctx.metrics(), ctx.deadLetters()), journal, batchSize,
+                batchBytes.bytes(), drainTimeout, overflow, ctx);
     }
 }

@@ -18,14 +18,15 @@ final class IndexNames {
     private IndexNames() {
     }
 
-    static void sanitize(ByteBuilder name, int maxBytes) {
+    /** Makes the name {@code name[from, length)} valid in place; the bytes before {@code from} are left alone. */
+    static void sanitize(ByteBuilder name, int from, int maxBytes) {
         byte[] b = name.array();
         int len = name.length();
-        int start = 0;
+        int start = from;
         while (start < len && (b[start] == '-' || b[start] == '_' || b[start] == '+')) {
             start++;
         }
-        int n = 0;
+        int n = from;
         for (int i = start; i < len; i++) {
             byte c = b[i];
             if (c >= 'A' && c <= 'Z') {
@@ -36,12 +37,13 @@ final class IndexNames {
             }
             b[n++] = c;
         }
+        n -= from;
         if (n > maxBytes) {
-            n = Utf8Encoder.prefixLength(b, 0, maxBytes);
+            n = Utf8Encoder.prefixLength(b, from, maxBytes);
         }
-        name.setLength(n);
-        if (n == 0 || (n == 1 && b[0] == '.') || (n == 2 && b[0] == '.' && b[1] == '.')) {
-            name.reset();
+        name.setLength(from + n);
+        if (n == 0 || (n == 1 && b[from] == '.') || (n == 2 && b[from] == '.' && b[from + 1] == '.')) {
+            name.setLength(from);
             name.append(UNNAMED);
         }
     }

@@ -4,11 +4,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.Tags;
+import dev.logrouter.core.journal.Buffer;
+import dev.logrouter.core.journal.JournalConfig;
+import dev.logrouter.core.journal.Overflow;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import dev.logrouter.core.sink.DeadLetterFile;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.testing.Conditions;
 import dev.logrouter.core.testing.Ports;
+import dev.logrouter.core.util.Clock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,6 +26,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,8 +41,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The Elasticsearch sink against a real server (the 8.19 distribution, one per class, with https and basic
  * authentication, which every test goes through): every document indexed once with the built-in fields (both
  * schemas), a document the mapping rejects dead-lettered with the rest indexed, create vs index on explicit ids, a
- * dead host skipped for a live one, and a request no host takes (none live, a wrong password) kept for the next
- * flush.
+ * dead host skipped for a live one, a request no host takes (none live, a wrong password) kept for the next
+ * flush, and with {@code buffer: journal} a backlog journaled while no server was reachable indexed once after a
+ * restart.
  */
 class ElasticsearchSinkTest {
 
@@ -61,7 +71,7 @@ class ElasticsearchSinkTest {
     @Test
     void everyDocumentIsIndexedOnceWithTheBuiltInFields() throws Exception {
         // a rendered index name is made valid: Trip → trip
-        ElasticsearchSink sink = sink(Map.of("index", "Idx-${PROGRAM}", "batch-size", 300, "max-in-flight", 3));
+        Sink sink = sink(Map.of("index", "Idx-${PROGRAM}", "batch-size", 300, "max-in-flight", 3));
         sink.start();
         int tag = Tags.id("es.test");
         for (int i = 0; i < 2000; i++) {
@@ -100,7 +110,7 @@ class ElasticsearchSinkTest {
 
     @Test
     void theEcsSchemaNamesFieldsAsEcsDoes() throws Exception {
-        ElasticsearchSink sink = sink(Map.of("index", "ecs", "schema", "ecs"));
+        Sink sink = sink(Map.of("index", "ecs", "schema", "ecs"));
         sink.start();
         parse("<13>Mar  1 10:00:00 web1 sshd[7]: accepted", LogEvent.FORMAT_RFC3164);
         sink.append(slot);
@@ -122,7 +132,7 @@ class ElasticsearchSinkTest {
     void aDocumentTheMappingRejectsIsDeadLetteredAndTheRestIndexed() throws Exception {
         es.call("PUT", "/mapped", "{\"mappings\":{\"properties\":{\"bytes\":{\"type\":\"long\"}}}}");
         Path dead = dir.resolve("dead/mapped.jsonl");
-        ElasticsearchSink sink = sink(Map.of("index", "mapped", "dead-letter", dead.toString()));
+        Sink sink = sink(Map.of("index", "mapped", "dead-letter", dead.toString()));
         sink.start();
         for (int i = 0; i < 20; i++) {
             parse("<13>Mar  1 10:00:00 h app: m" + i, LogEvent.FORMAT_RFC3164);
@@ -150,7 +160,7 @@ class ElasticsearchSinkTest {
     @Test
     void explicitIdsCreateOnceOrReplace() throws Exception {
         Path dead = dir.resolve("dead/ids.jsonl");
-        ElasticsearchSink create = sink(Map.of("index", "ids-create", "id", "${MSGID}", "dead-letter",
+        Sink create = sink(Map.of("index", "ids-create", "id", "${MSGID}", "dead-letter",
                 dead.toString()));
         create.start();
         parse("<13>1 2026-11-22T10:00:00Z h app - same - first", LogEvent.FORMAT_RFC5424);
@@ -166,7 +176,7 @@ class ElasticsearchSinkTest {
         assertThat(conflict.get("reason").asText()).startsWith("version_conflict_engine_exception");
         create.close();
 
-        ElasticsearchSink replace = sink(Map.of("index", "ids-index", "id", "${MSGID}", "op-type", "index"));
+        Sink replace = sink(Map.of("index", "ids-index", "id", "${MSGID}", "op-type", "index"));
         replace.start();
         parse("<13>1 2026-11-22T10:00:00Z h app - same - first", LogEvent.FORMAT_RFC5424);
         replace.append(slot);
@@ -182,7 +192,7 @@ class ElasticsearchSinkTest {
     @Test
     void anIdTooLongIsDeadLetteredAndAnEmptyOneGenerated() throws Exception {
         Path dead = dir.resolve("dead/long-ids.jsonl");
-        ElasticsearchSink sink = sink(Map.of("index", "long-ids", "id", "${.id}", "dead-letter", dead.toString()));
+        Sink sink = sink(Map.of("index", "long-ids", "id", "${.id}", "dead-letter", dead.toString()));
         sink.start();
         parse("<13>1 2026-11-22T10:00:00Z h app - - - long", LogEvent.FORMAT_RFC5424);
         slot.fields().set(".id", "x".repeat(513));
@@ -210,7 +220,7 @@ class ElasticsearchSinkTest {
     @Test
     void aDeadHostIsSkippedAndNoLiveHostKeepsTheDocumentsForTheNextFlush() throws Exception {
         String dead = "https://127.0.0.1:" + Ports.freeLoopbackPort();
-        ElasticsearchSink sink = sink(Map.of("index", "failover", "hosts", List.of(dead, es.url()),
+        Sink sink = sink(Map.of("index", "failover", "hosts", List.of(dead, es.url()),
                 "batch-size", 100));
         sink.start();
         for (int i = 0; i < 500; i++) {
@@ -223,8 +233,7 @@ class ElasticsearchSinkTest {
         sink.close();
 
         MetricGroup m = new MetricGroup("Sink", "nowhere");
-        ElasticsearchSink nowhere = new ElasticsearchSink(config(Map.of("index", "nowhere", "hosts", List.of(dead),
-                "request-timeout", "5s")), ZoneOffset.UTC, m);
+        Sink nowhere = sink(config(Map.of("index", "nowhere", "hosts", List.of(dead), "request-timeout", "5s")), m);
         nowhere.start();
         for (int i = 0; i < 10; i++) {
             parse("<13>Mar  1 10:00:00 h app: n" + i, LogEvent.FORMAT_RFC3164);
@@ -236,14 +245,14 @@ class ElasticsearchSinkTest {
         assertThat(m.value("resent")).isEqualTo(10);
         assertThat(m.value("requestFailures")).isEqualTo(2);
         nowhere.abort();
-        nowhere.close();
+        // a forced stop: the close's flush fails at once and the connections are released all the same
+        assertThatThrownBy(nowhere::close).hasMessageContaining("not indexed").hasMessageContaining("sink aborted");
     }
 
     @Test
     void aWrongPasswordIsARequestFailureThatKeepsTheDocuments() throws Exception {
         MetricGroup m = new MetricGroup("Sink", "denied");
-        ElasticsearchSink sink = new ElasticsearchSink(config(Map.of("index", "denied", "password", "wrong-password")),
-                ZoneOffset.UTC, m);
+        Sink sink = sink(config(Map.of("index", "denied", "password", "wrong-password")), m);
         sink.start();
         parse("<13>Mar  1 10:00:00 h app: d", LogEvent.FORMAT_RFC3164);
         sink.append(slot);
@@ -253,7 +262,64 @@ class ElasticsearchSinkTest {
         assertThat(m.value("deadLettered")).isZero();
         assertThat(es.request("GET", "/denied/_count", null).status()).isEqualTo(404);
         sink.abort();
-        sink.close();
+        // a forced stop: the close's flush fails at once and the connections are released all the same
+        assertThatThrownBy(sink::close).hasMessageContaining("not indexed").hasMessageContaining("sink aborted");
+    }
+
+    /**
+     * buffer: journal. No server is reachable: 1,000 messages are journaled (each flush is a journal commit and
+     * returns), none is indexed, and the sink is closed with its backlog. The same journal under a sink that reaches
+     * the server indexes every document once, into the index rendered for it before the restart, with the _id it
+     * was encoded with: the template's, or a generated one where the template rendered empty.
+     */
+    @Test
+    void aJournaledSinkKeepsItsBacklogAcrossARestartAndIndexesItOnce() throws Exception {
+        Map<String, Object> options = Map.of("index", "journaled-${HOST}", "id", "${.id}", "buffer", "journal",
+                "journal-dir", dir.resolve("journal").toString(), "request-timeout", "5s");
+        Map<String, Object> away = new HashMap<>(options);
+        away.put("hosts", List.of("https://127.0.0.1:" + Ports.freeLoopbackPort()));
+        MetricGroup first = new MetricGroup("Sink", "journaled");
+        Sink sink = sink(config(away), first);
+        sink.start();
+        for (int i = 0; i < 1000; i++) {
+            parse("<13>Mar  1 10:00:00 h" + (i % 2) + " app: journaled " + i, LogEvent.FORMAT_RFC3164);
+            if (i % 4 != 0) {
+                slot.fields().set(".id", "doc-" + i);
+            }
+            sink.append(slot);
+            if (i % 250 == 249) {
+                sink.flush(); // a journal commit: returns with no server reachable
+            }
+        }
+        assertThat(first.value("backlogRecords")).isEqualTo(1000);
+        assertThat(first.value("delivered")).isZero();
+        assertThat(first.value("indexed")).isZero();
+        sink.close(); // drain-timeout 200 ms: the backlog stays in the journal
+
+        MetricGroup second = new MetricGroup("Sink", "journaled");
+        Sink again = sink(config(options), second);
+        again.start();
+        assertThat(Conditions.await(() -> second.value("delivered") == 1000, Duration.ofSeconds(60)))
+                .as("delivered: %d", second.value("delivered")).isTrue();
+        assertThat(second.value("indexed")).isEqualTo(1000);
+        assertThat(second.value("backlogRecords")).isZero();
+        assertThat(es.count("journaled-h0")).isEqualTo(500);
+        assertThat(es.count("journaled-h1")).isEqualTo(500);
+        JsonNode hits = es.call("GET", "/journaled-*/_search?size=10000", null).get("hits").get("hits");
+        Set<Integer> seen = new HashSet<>();
+        for (JsonNode h : hits) {
+            String message = h.get("_source").get("message").asText();
+            int i = Integer.parseInt(message.substring("journaled ".length()));
+            assertThat(seen.add(i)).as("document %d indexed once", i).isTrue();
+            assertThat(h.get("_index").asText()).isEqualTo("journaled-h" + (i % 2));
+            if (i % 4 != 0) {
+                assertThat(h.get("_id").asText()).isEqualTo("doc-" + i);
+            } else {
+                assertThat(h.get("_id").asText()).matches("[A-Za-z0-9_-]{20}"); // generated before the restart
+            }
+        }
+        assertThat(seen).hasSize(1000);
+        again.close();
     }
 
     private void parse(String raw, byte hint) {
@@ -265,8 +331,14 @@ class ElasticsearchSinkTest {
         parser.parse(slot);
     }
 
-    private ElasticsearchSink sink(Map<String, Object> o) {
-        return new ElasticsearchSink(config(o), ZoneOffset.UTC, metrics);
+    private Sink sink(Map<String, Object> o) {
+        return sink(config(o), metrics);
+    }
+
+    /** The sink as the router builds it: {@link ElasticsearchSinkConfig#create} with a context of its own. */
+    private static Sink sink(ElasticsearchSinkConfig cfg, MetricGroup metrics) {
+        return cfg.create(new SinkContext(cfg.name(), ZoneOffset.UTC, Clock.SYSTEM, metrics,
+                new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics)));
     }
 
     @SuppressWarnings("unchecked")
@@ -279,6 +351,10 @@ class ElasticsearchSinkTest {
                 TimeSpan.parse("1s"), (Integer) m.getOrDefault("max-in-flight", 2), false,
                 TimeSpan.parse(m.getOrDefault("request-timeout", "60s")), TimeSpan.parse("2s"), -1,
                 ElasticsearchServer.USER_NAME, (String) m.getOrDefault("password", ElasticsearchServer.PASSWORD), null,
-                es.certificate().toString(), true, -1, (String) m.getOrDefault("dead-letter", dir.resolve("dead/es.jsonl").toString()));
+                es.certificate().toString(), true, -1,
+                (String) m.getOrDefault("dead-letter", dir.resolve("dead/es.jsonl").toString()),
+                Buffer.valueOf((String) m.getOrDefault("buffer", "memory")),
+                JournalConfig.defaults().withDir((String) m.get("journal-dir")).withFreeDiskReserve(0),
+                TimeSpan.parse("200ms"), Overflow.block);
     }
 }

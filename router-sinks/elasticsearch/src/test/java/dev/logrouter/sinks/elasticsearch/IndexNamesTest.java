@@ -12,11 +12,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Index names made valid from hostile rendered values, and generated ids. */
 class IndexNamesTest {
 
+    /** Sanitizes {@code name} behind a prefix (as in a record), which must stay as it was. */
     private static String sanitize(String name, int max) {
         ByteBuilder b = new ByteBuilder(16);
+        b.append("-_X".getBytes(StandardCharsets.US_ASCII));
         b.append(name.getBytes(StandardCharsets.UTF_8));
-        IndexNames.sanitize(b, max);
-        return b.toString();
+        IndexNames.sanitize(b, 3, max);
+        String s = b.toString();
+        assertThat(s).startsWith("-_X");
+        return s.substring(3);
     }
 
     @Test

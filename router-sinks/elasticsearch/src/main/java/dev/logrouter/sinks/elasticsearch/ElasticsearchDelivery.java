@@ -10,14 +10,11 @@ import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
 import co.elastic.clients.transport.TransportException;
 import co.elastic.clients.util.BinaryData;
 import co.elastic.clients.util.ContentType;
-import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
-import dev.logrouter.core.sink.Sink;
-import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.sink.SinkDelivery;
 import dev.logrouter.core.template.RenderedName;
-import dev.logrouter.core.template.Template;
 import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
 
@@ -25,7 +22,6 @@ import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneId;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,11 +34,14 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Writes each event as one document in bulk requests, and accounts for every document by its item in the bulk
- * response. {@link #append} renders the document and adds it to the bulk being built; a full bulk
+ * The delivery half of the Elasticsearch sink: writes each record of {@link ElasticsearchEncoder} (index name,
+ * {@code _id}, document) as one document in bulk requests, and accounts for every document by its item in the bulk
+ * response. {@link #add} decodes the record and adds the document to the bulk being built; a full bulk
  * ({@code batch-size} documents or {@code batch-bytes}) is sent at once, with up to {@code max-in-flight} requests
- * out; {@link #flush} sends what is left and returns only when every document appended since the last flush is
- * indexed or dead-lettered, so the sink's ring sequence never passes a document that could still be lost.
+ * out; {@link #flush} sends what is left and returns only when every document added since the last flush is
+ * indexed or dead-lettered, so the sink's ring sequence (with {@code buffer: journal}, the journal's cursor) never
+ * passes a document that could still be lost. A record whose {@code _id} is longer than 512 bytes is dead-lettered
+ * when it is added (Elasticsearch takes no longer {@code _id}).
  *
  * <p>Outcomes, per item of a bulk response:
  * <ul>
@@ -61,31 +60,24 @@ import java.util.concurrent.locks.LockSupport;
  * {@code max-item-retries}). Answered 400 or 413 as a whole (one bad document, a body too large): split in halves,
  * each sent again, down to a single document, which is dead-lettered. Any other failure of a whole request (no
  * node reachable, reset, timeout, 401/403, a proxy's 404/405/407) keeps its documents; {@code flush} then throws
- * and the sink handler retries it with backoff, holding the ring (backpressure); the retry sends the kept
- * documents again ({@code resent}). With an id on every document ({@code generate-id}, or an {@code id} template)
+ * and the sink handler retries it with backoff, holding the ring (backpressure; with {@code buffer: journal} the
+ * delivery thread retries it and only the journal's backlog grows); the retry sends the kept documents again
+ * ({@code resent}). With an id on every document ({@code generate-id}, or an {@code id} template)
  * a document indexed before such a failure is not indexed twice.
  *
- * <p>Allocation: per document its JSON bytes, its id and the client's operation objects (the client holds them
- * until the response); the index name is made a String only when it changes.
+ * <p>Allocation: per document its JSON bytes (the one copy out of the record), its id and the client's operation
+ * objects (the client holds them until the response); the index name is made a String only when it changes.
  *
- * <p>Threads: every {@link Sink} method on the sink's thread, which also settles every answer; the client's I/O
- * threads send the requests, decode the responses and complete the futures; {@link #abort} from any thread.
+ * <p>Threads: every method but {@link #abort} on one thread, which also settles every answer: the sink's
+ * ({@code sink-<name>}) with {@code buffer: memory}, {@code deliver-<name>} with {@code buffer: journal}; the client's
+ * I/O threads send the requests, decode the responses and complete the futures; {@link #abort} from any thread.
  */
-public final class ElasticsearchSink implements Sink {
+final class ElasticsearchDelivery implements SinkDelivery {
 
-    private static final Logger LOG = System.getLogger(ElasticsearchSink.class.getName());
+    private static final Logger LOG = System.getLogger(ElasticsearchDelivery.class.getName());
     private static final long MIN_RETRY_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    /** Longest index name Elasticsearch accepts, in bytes. */
-    static final int MAX_INDEX = 255;
-    /** Longest _id Elasticsearch accepts, in bytes. */
-    static final int MAX_ID = 512;
 
     private final ElasticsearchSinkConfig cfg;
-    private final Template indexTemplate;
-    private final Template idTemplate;
-    private final Template documentTemplate;
-    private final DocumentWriter documents;
-    private final DocumentIds ids;
     private final DeadLetterFile deadLetters;
     private final boolean create;
     private final int batchSize;
@@ -93,7 +85,6 @@ public final class ElasticsearchSink implements Sink {
     private final int maxInFlight;
     private final long maxBackoffNanos;
 
-    private final ByteBuilder buf = new ByteBuilder(1024);
     private final RenderedName indexName = new RenderedName();
 
     private volatile RestClient rest;
@@ -127,18 +118,9 @@ public final class ElasticsearchSink implements Sink {
     private final Counter bulkMicros;
     private volatile int inFlightGauge;
 
-    public ElasticsearchSink(ElasticsearchSinkConfig cfg, ZoneId zone, MetricGroup metrics) {
-        this(cfg, zone, metrics, new DeadLetterFile(cfg.name(), cfg.deadLetter(), metrics));
-    }
-
     /** @param deadLetters the sink's dead-letter file (shared with its handler, for items given up) */
-    public ElasticsearchSink(ElasticsearchSinkConfig cfg, ZoneId zone, MetricGroup metrics, DeadLetterFile deadLetters) {
+    ElasticsearchDelivery(ElasticsearchSinkConfig cfg, MetricGroup metrics, DeadLetterFile deadLetters) {
         this.cfg = cfg;
-        this.indexTemplate = Template.compile(cfg.index(), zone);
-        this.idTemplate = cfg.id() == null ? null : Template.compile(cfg.id(), zone);
-        this.documentTemplate = cfg.template() == null ? null : Template.compile(cfg.template(), zone);
-        this.documents = new DocumentWriter("ecs".equals(cfg.schema()), zone);
-        this.ids = cfg.generateId() ? new DocumentIds() : null;
         this.create = "create".equals(cfg.opType());
         this.batchSize = cfg.batchSize();
         this.batchBytes = cfg.batchBytes().bytes();
@@ -176,49 +158,30 @@ public final class ElasticsearchSink implements Sink {
         client = ElasticsearchClients.client(rest);
     }
 
+    /** Decodes the record (framing: {@link ElasticsearchEncoder}) and adds its document to the bulk being built. */
     @Override
-    public long append(LogEvent event) throws Exception {
-        String index = index(event);
-        String id = null;
-        byte[] idTooLong = null;
-        if (idTemplate != null) {
-            buf.reset();
-            idTemplate.render(event, buf);
-            if (buf.length() > MAX_ID) {
-                idTooLong = Arrays.copyOf(buf.array(), buf.length());
-            } else if (buf.length() > 0) {
-                id = new String(buf.array(), 0, buf.length(), StandardCharsets.UTF_8);
-            }
+    public void add(byte[] r, int off, int len) {
+        int p = off;
+        int indexLength = r[p++] & 0xFF;
+        String index = indexName.of(r, p, indexLength);
+        p += indexLength;
+        int idLength = ElasticsearchEncoder.getInt(r, p);
+        p += 4;
+        int idAt = p;
+        p += idLength;
+        byte[] json = Arrays.copyOfRange(r, p, off + len);
+        if (idLength > ElasticsearchEncoder.MAX_ID) { // Elasticsearch takes no longer _id
+            deadLetters.write(index, 0, "_id longer than " + ElasticsearchEncoder.MAX_ID + " bytes",
+                    Arrays.copyOfRange(r, idAt, idAt + idLength), json, 0, json.length);
+            return;
         }
-        if (id == null && idTooLong == null && ids != null) {
-            id = ids.next(); // an id template that rendered empty still gets an id, so retries cannot duplicate
-        }
-        buf.reset();
-        if (documentTemplate != null) {
-            documentTemplate.render(event, buf);
-            // a raw line break would end the document's line in the bulk body; outside strings it is whitespace,
-            // inside one it is invalid JSON either way
-            byte[] b = buf.array();
-            for (int i = 0; i < buf.length(); i++) {
-                if (b[i] == '\n' || b[i] == '\r') {
-                    b[i] = ' ';
-                }
-            }
-        } else {
-            documents.write(event, buf);
-        }
-        byte[] json = Arrays.copyOf(buf.array(), buf.length());
-        if (idTooLong != null) { // Elasticsearch takes no longer _id
-            deadLetters.write(index, 0, "_id longer than " + MAX_ID + " bytes", idTooLong, json, 0, json.length);
-            return json.length;
-        }
+        String id = idLength == 0 ? null : new String(r, idAt, idLength, StandardCharsets.UTF_8);
         Doc d = new Doc(index, id, json, operation(index, id, json));
         building.add(d);
         buildingBytes += json.length;
         if (building.size() >= batchSize || buildingBytes >= batchBytes) {
             sendBuilding();
         }
-        return json.length;
     }
 
     private BulkOperation operation(String index, String id, byte[] json) {
@@ -226,14 +189,6 @@ public final class ElasticsearchSink implements Sink {
         return create
                 ? BulkOperation.of(b -> b.create(c -> c.index(index).id(id).document(body)))
                 : BulkOperation.of(b -> b.index(c -> c.index(index).id(id).document(body)));
-    }
-
-    /** The rendered index name, made valid; a String only when it differs from the last one. */
-    private String index(LogEvent event) {
-        buf.reset();
-        indexTemplate.render(event, buf);
-        IndexNames.sanitize(buf, MAX_INDEX);
-        return indexName.of(buf.array(), 0, buf.length());
     }
 
     private void sendBuilding() {
@@ -497,7 +452,7 @@ public final class ElasticsearchSink implements Sink {
      * or of one that got no answer, may be in the index as well.
      */
     @Override
-    public void deadLetterBatch(DeadLetterFile letters, String reason) {
+    public void deadLetterPending(DeadLetterFile letters, String reason) {
         for (Bulk b : inFlight) {
             b.future.cancel(true);
             deadLetterAll(letters, b.docs, reason);
@@ -537,17 +492,19 @@ public final class ElasticsearchSink implements Sink {
         }
     }
 
+    /**
+     * Closes the client and the dead-letter file. Pending documents are not sent: with {@code buffer: memory} the
+     * sink flushed before (and a flush that failed leaves the delivery open for the handler's retry, unless the stop
+     * was forced); with {@code buffer: journal} they stay in the journal.
+     */
     @Override
     public void close() throws Exception {
         try {
-            if (!aborted) {
-                flush();
+            if (rest != null) {
+                rest.close();
             }
         } finally {
-            if (rest != null && (aborted || (unsent.isEmpty() && retry.isEmpty()))) {
-                rest.close();
-                deadLetters.close();
-            }
+            deadLetters.close();
         }
     }
 
