@@ -1,5 +1,9 @@
 package dev.logrouter.sinks.hdfs;
 
+import dev.logrouter.core.journal.Buffer;
+import dev.logrouter.core.journal.JournalConfig;
+import dev.logrouter.core.journal.Overflow;
+import dev.logrouter.core.journal.SinkBuffers;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
@@ -15,7 +19,8 @@ import java.util.Map;
 
 /**
  * {@code type: hdfs}: lines written to rolling part files in HDFS through the Hadoop FileSystem API; a batch counts
- * as written only once {@code hflush} (or {@code hsync}) returned for every file it touched.
+ * as written only once {@code hflush} (or {@code hsync}) returned for every file it touched (with
+ * {@code buffer: journal}: once journaled, and the journal's batches are delivered the same way).
  *
  * <p>Threads: immutable.
  */
@@ -72,7 +77,15 @@ public record HdfsSinkConfig(
         Map<String, String> properties,
         @Option(doc = "The HDFS user to act as with simple authentication (like HADOOP_USER_NAME); absent: the "
                 + "process' user, or the Kerberos login.", defaultValue = Option.NONE)
-        String user) implements SinkConfig {
+        String user,
+        @Option(doc = SinkBuffers.BUFFER_DOC, defaultValue = "memory")
+        Buffer buffer,
+        @Option(doc = SinkBuffers.JOURNAL_DOC, defaultValue = "{}")
+        JournalConfig journal,
+        @Option(doc = SinkBuffers.DRAIN_TIMEOUT_DOC, defaultValue = "5s")
+        TimeSpan drainTimeout,
+        @Option(doc = SinkBuffers.OVERFLOW_DOC, defaultValue = "block")
+        Overflow overflow) implements SinkConfig {
 
     public HdfsSinkConfig {
         SinkConfig.checkMaxRetries(maxRetries);
@@ -120,8 +133,15 @@ public record HdfsSinkConfig(
         return new FlushPolicy(batchSize, batchBytes.bytes(), flushTimeout.nanos(), false);
     }
 
+    /**
+     * The encoder (path and line templates) and the delivery (part files), joined by {@code buffer}: with
+     * {@code journal} the delivery thread sends batches of up to {@code batch-size} lines or {@code batch-bytes}.
+     */
     @Override
     public Sink create(SinkContext ctx) {
-        return new HdfsSink(this, ctx.zone(), ctx.clock(), ctx.metrics());
+        HdfsEncoder encoder = new HdfsEncoder(path, template, ctx.zone());
+        HdfsDelivery delivery = new HdfsDelivery(this, ctx);
+        return SinkBuffers.create(buffer, encoder, delivery, journal, batchSize, batchBytes.bytes(), drainTimeout,
+                overflow, ctx);
     }
 }

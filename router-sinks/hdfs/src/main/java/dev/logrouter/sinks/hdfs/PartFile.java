@@ -14,7 +14,7 @@ import org.apache.hadoop.fs.Path;
  * ({@code broken}: it must be recovered — lease, cut back to {@link #acked} bytes — and renamed before anything else
  * happens); a part closed but not yet renamed ({@code out == null && tmp != null && !broken}).
  *
- * <p>Threads: owned by the sink thread.
+ * <p>Threads: owned by the delivery's thread (the sink's, or a journaled sink's delivery thread).
  */
 final class PartFile {
 

@@ -1,10 +1,13 @@
 /**
- * The HDFS sink, last step of the data flow:
+ * The HDFS sink, {@code type: hdfs}, last step of the data flow:
  *
  * <pre>
- *  ring ─▶ sink-&lt;name&gt; thread: HdfsSink.append (path template → part-file cache, line template → that path's
- *          buffer) … HdfsSink.flush (per path: write, hflush/hsync; the batch is written when all returned;
- *          roll → close + rename *.tmp)
+ *  sink thread: event ─▶ {@link dev.logrouter.sinks.hdfs.HdfsEncoder} (record: relative path from the path template,
+ *               values escaped; line from the line template)
+ *               ─▶ ({@code buffer: journal}: the sink's journal ─▶ thread deliver-&lt;sink&gt;)
+ *               ─▶ {@link dev.logrouter.sinks.hdfs.HdfsDelivery}.add (path → part-file cache, line → that path's
+ *               buffer) … flush (per path: write, hflush/hsync; the batch is taken when all returned;
+ *               roll → close + rename *.tmp)
  * </pre>
  */
 package dev.logrouter.sinks.hdfs;

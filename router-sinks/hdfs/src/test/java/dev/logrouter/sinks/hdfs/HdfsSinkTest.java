@@ -1,12 +1,21 @@
 package dev.logrouter.sinks.hdfs;
 
 import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.journal.Buffer;
+import dev.logrouter.core.journal.JournalConfig;
+import dev.logrouter.core.journal.JournalSync;
+import dev.logrouter.core.journal.Overflow;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import dev.logrouter.core.sink.DeadLetterFile;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.testing.Conditions;
-import dev.logrouter.core.testing.ManualClock;
+import dev.logrouter.core.testing.Ports;
+import dev.logrouter.core.util.Clock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -33,9 +42,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A real {@link HdfsSink} against a real HDFS ({@link HdfsCluster}: a NameNode and a DataNode in this JVM, started
- * once for the class), driven directly as its sink thread would drive it, with a clock the test moves. Each test
- * writes under its own directory; what the sink wrote is read back through the FileSystem API by a separate client.
+ * The HDFS sink as {@link HdfsSinkConfig#create} builds it ({@link HdfsEncoder} + {@link HdfsDelivery}; with
+ * {@code buffer: memory} an {@code EncodedSink}, with {@code buffer: journal} a {@code JournaledSink}) against a real
+ * HDFS ({@link HdfsCluster}: a NameNode and a DataNode in this JVM, started once for the class), driven directly as
+ * its sink thread would drive it, with a clock the test moves. Each test writes under its own directory; what the
+ * sink wrote is read back through the FileSystem API by a separate client.
  */
 class HdfsSinkTest {
 
@@ -45,11 +56,13 @@ class HdfsSinkTest {
     private static HdfsCluster hdfs;
 
     private String base;
-    private ManualClock clock;
+    private SharedClock clock;
     private MetricGroup metrics;
+    @TempDir
+    java.nio.file.Path scratch;
     private final LogEvent slot = new LogEvent();
     private final SyslogHeaderParser parser = new SyslogHeaderParser(ZoneOffset.UTC);
-    private final List<HdfsSink> open = new ArrayList<>();
+    private final List<Sink> open = new ArrayList<>();
 
     @BeforeAll
     static void startHdfs() throws IOException {
@@ -66,13 +79,13 @@ class HdfsSinkTest {
     @BeforeEach
     void setUp(TestInfo info) {
         base = "/t" + DIRS.incrementAndGet() + "-" + info.getTestMethod().orElseThrow().getName();
-        clock = new ManualClock();
+        clock = new SharedClock();
         metrics = new MetricGroup("Sink", "t");
     }
 
     @AfterEach
-    void closeSinks() throws IOException {
-        for (HdfsSink s : open) {
+    void closeSinks() throws Exception {
+        for (Sink s : open) {
             s.close();
         }
     }
@@ -80,8 +93,8 @@ class HdfsSinkTest {
     // ------------------------------------------------------------------ lines, parts, durability
 
     @Test
-    void everyLineIsReadBackOnceFromCompletedParts() throws IOException {
-        HdfsSink sink = sink(cfg());
+    void everyLineIsReadBackOnceFromCompletedParts() throws Exception {
+        Sink sink = sink(cfg());
         int n = 3000;
         for (int i = 0; i < n; i++) {
             append(sink, "host" + (i % 3), "app[7]: line " + i);
@@ -109,10 +122,10 @@ class HdfsSinkTest {
     }
 
     @Test
-    void aFlushedBatchIsVisibleToANewReaderWhileThePartIsStillOpen() throws IOException {
+    void aFlushedBatchIsVisibleToANewReaderWhileThePartIsStillOpen() throws Exception {
         for (HdfsSync sync : HdfsSync.values()) {
             String dir = base + "/" + sync;
-            HdfsSink sink = sink(cfg().path(dir + "/${HOST}.log").sync(sync));
+            Sink sink = sink(cfg().path(dir + "/${HOST}.log").sync(sync));
             append(sink, "web1", "app: one");
             append(sink, "web1", "app: two");
             Path tmp = new Path(dir + "/web1-00000.log.tmp");
@@ -127,8 +140,8 @@ class HdfsSinkTest {
     }
 
     @Test
-    void rollBySizeLeavesCompleteRenamedPartsInOrder() throws IOException {
-        HdfsSink sink = sink(cfg().rollSize("4KiB"));
+    void rollBySizeLeavesCompleteRenamedPartsInOrder() throws Exception {
+        Sink sink = sink(cfg().rollSize("4KiB"));
         int n = 1000;
         for (int i = 0; i < n; i++) {
             append(sink, "web1", "app: line " + i);
@@ -164,8 +177,8 @@ class HdfsSinkTest {
     }
 
     @Test
-    void rollIntervalAndIdleCloseCompleteParts() throws IOException {
-        HdfsSink sink = sink(cfg().rollInterval("10s").idleClose("5s"));
+    void rollIntervalAndIdleCloseCompleteParts() throws Exception {
+        Sink sink = sink(cfg().rollInterval("10s").idleClose("5s"));
         append(sink, "web1", "app: first");
         sink.flush();
         clock.advance(Duration.ofSeconds(11));
@@ -187,9 +200,9 @@ class HdfsSinkTest {
     }
 
     @Test
-    void aNewSinkContinuesThePartNumbersItFinds() throws IOException {
+    void aNewSinkContinuesThePartNumbersItFinds() throws Exception {
         for (int run = 0; run < 3; run++) {
-            HdfsSink sink = sink(cfg());
+            Sink sink = sink(cfg());
             append(sink, "web1", "app: run " + run);
             sink.close();
             open.clear();
@@ -201,8 +214,8 @@ class HdfsSinkTest {
     }
 
     @Test
-    void maxOpenFilesCompletesTheLeastRecentlyUsedPart() throws IOException {
-        HdfsSink sink = sink(cfg().maxOpenFiles(2));
+    void maxOpenFilesCompletesTheLeastRecentlyUsedPart() throws Exception {
+        Sink sink = sink(cfg().maxOpenFiles(2));
         append(sink, "a", "app: 1");
         append(sink, "b", "app: 2");
         append(sink, "c", "app: 3"); // a's line is written and its part completed to make room
@@ -216,8 +229,8 @@ class HdfsSinkTest {
     }
 
     @Test
-    void gzipPartsAreReadableAfterEveryBatchAndAfterTheRoll() throws IOException {
-        HdfsSink sink = sink(cfg().compression(HdfsCompression.gzip));
+    void gzipPartsAreReadableAfterEveryBatchAndAfterTheRoll() throws Exception {
+        Sink sink = sink(cfg().compression(HdfsCompression.gzip));
         for (int batch = 0; batch < 3; batch++) {
             for (int i = 0; i < 100; i++) {
                 append(sink, "web1", "app: batch " + batch + " line " + i);
@@ -236,8 +249,8 @@ class HdfsSinkTest {
     }
 
     @Test
-    void partNamesAnotherWriterTookAreSkippedAtOpenAndAtRename() throws IOException {
-        HdfsSink sink = sink(cfg().rollSize("1B"));
+    void partNamesAnotherWriterTookAreSkippedAtOpenAndAtRename() throws Exception {
+        Sink sink = sink(cfg().rollSize("1B"));
         append(sink, "web1", "app: one");
         sink.flush(); // part 0 written and rolled
         // another writer completes part 1 before this sink needs it, and part 3 while this sink writes part 2
@@ -254,7 +267,7 @@ class HdfsSinkTest {
         assertThat(hdfs.lines(new Path(base + "/web1/app-00003.log"))).containsExactly("other 3");
 
         // a part completed under a name another writer took meanwhile goes to the next free number
-        HdfsSink second = sink(cfg());
+        Sink second = sink(cfg());
         append(second, "web2", "app: three");
         second.flush();
         writeExternally(base + "/web2/app-00000.log", "other 0\n");
@@ -273,8 +286,8 @@ class HdfsSinkTest {
     // ------------------------------------------------------------------ hostile paths
 
     @Test
-    void hostileValuesStayOneNameAndRefusedPathsGoToInvalidPathLog() throws IOException {
-        HdfsSink sink = sink(cfg().path(base + "/in/${HOST}/../../../${PROGRAM}.log"));
+    void hostileValuesStayOneNameAndRefusedPathsGoToInvalidPathLog() throws Exception {
+        Sink sink = sink(cfg().path(base + "/in/${HOST}/../../../${PROGRAM}.log"));
         append(sink, "ok", "app: escapes the base through the literal text");
         sink.close();
         open.clear();
@@ -282,7 +295,7 @@ class HdfsSinkTest {
                 .containsExactly(hdfs.uri() + base + "/in/invalid-path-00000.log");
         assertThat(metrics.value("rejectedPaths")).isEqualTo(1);
 
-        HdfsSink hosts = sink(cfg().path(base + "/h/${HOST}/${PROGRAM}.log"));
+        Sink hosts = sink(cfg().path(base + "/h/${HOST}/${PROGRAM}.log"));
         append(hosts, "..", "app: dots");
         append(hosts, "fe80::1", "app: colons");
         appendRaw(hosts, "<13>Mar  1 10:00:00 a/b\\c app: slashes");
@@ -293,10 +306,10 @@ class HdfsSinkTest {
     }
 
     @Test
-    void aNameHdfsRefusesGoesToInvalidPathLogAndTheRestIsWritten() throws IOException {
+    void aNameHdfsRefusesGoesToInvalidPathLogAndTheRestIsWritten() throws Exception {
         // 250 bytes pass the value cut (255) but not with the part number: HDFS refuses names over 255 bytes
         String longHost = "h".repeat(250);
-        HdfsSink sink = sink(cfg().path(base + "/${HOST}.log"));
+        Sink sink = sink(cfg().path(base + "/${HOST}.log"));
         append(sink, longHost, "app: too long 1");
         append(sink, "web1", "app: fine");
         append(sink, longHost, "app: too long 2");
@@ -313,8 +326,8 @@ class HdfsSinkTest {
     // ------------------------------------------------------------------ failures
 
     @Test
-    void aDataNodeRestartBreaksThePartAndTheRetriedBatchLandsOnceInANewPart() throws IOException {
-        HdfsSink sink = sink(cfg());
+    void aDataNodeRestartBreaksThePartAndTheRetriedBatchLandsOnceInANewPart() throws Exception {
+        Sink sink = sink(cfg());
         for (int i = 0; i < 100; i++) {
             append(sink, "web1", "app: before " + i);
         }
@@ -344,29 +357,129 @@ class HdfsSinkTest {
                 + ", first error " + (errors.isEmpty() ? "-" : errors.get(0)));
     }
 
-    private static boolean tryFlush(HdfsSink sink, List<String> errors) {
+    private static boolean tryFlush(Sink sink, List<String> errors) {
         try {
             sink.flush();
             return true;
-        } catch (IOException e) {
+        } catch (Exception e) {
             errors.add(e.toString());
             return false;
         }
     }
 
+    // ------------------------------------------------------------------ buffer: journal, records
+
+    @Test
+    void aJournaledSinkDeliversEveryLineOnceAndCompletesIdleParts(@TempDir java.nio.file.Path journal)
+            throws Exception {
+        Sink sink = sink(cfg().journal(journal));
+        int n = 900;
+        for (int i = 0; i < n; i++) {
+            append(sink, "host" + (i % 3), "app[7]: line " + i);
+            if (i % 300 == 299) {
+                sink.flush(); // committed to the journal: written for the ring; the delivery thread sends it
+            }
+        }
+        assertThat(Conditions.await(() -> metrics.value("delivered") == n, Duration.ofSeconds(60)))
+                .as("delivered").isTrue();
+        assertThat(metrics.value("backlogRecords")).isZero();
+        // hflushed into the open parts: a new reader sees each line once
+        List<String> lines = hdfs.allLines(base);
+        assertThat(lines).hasSize(n);
+        assertThat(new HashSet<>(lines)).hasSize(n);
+
+        // no more lines: the delivery thread ticks the delivery, which completes the parts idle for idle-close
+        clock.advance(Duration.ofSeconds(61));
+        assertThat(Conditions.await(() -> metrics.value("filesClosedIdle") == 3, Duration.ofSeconds(30)))
+                .as("idle parts completed").isTrue();
+        assertThat(hdfs.files(base)).extracting(Path::getName).containsExactly("app-00000.log", "app-00000.log",
+                "app-00000.log");
+        sink.close();
+        open.clear();
+        assertThat(hdfs.allLines(base)).hasSize(n).containsAll(lines);
+        assertThat(hdfs.lines(new Path(base + "/host1/app-00000.log")))
+                .startsWith("Mar  1 10:00:00 host1 app[7]: line 1", "Mar  1 10:00:00 host1 app[7]: line 4");
+    }
+
+    @Test
+    void aJournaledBacklogWaitsForHdfsAndSurvivesARecreate(@TempDir java.nio.file.Path journal) throws Exception {
+        String nowhere = "hdfs://127.0.0.1:" + Ports.freeLoopbackPort(); // no NameNode there
+        Sink down = sink(cfg().uri(nowhere).journal(journal).drainTimeout("100ms"));
+        int n = 500;
+        for (int i = 0; i < n; i++) {
+            append(down, "host" + (i % 2), "app: backlog " + i);
+        }
+        down.flush(); // journaled: the ring moves on although HDFS cannot be reached
+        assertThat(Conditions.await(() -> metrics.value("deliveryFailures") > 0, Duration.ofSeconds(60)))
+                .as("the delivery thread tried").isTrue();
+        down.close();
+        open.clear();
+        assertThat(metrics.value("delivered")).isZero();
+        assertThat(hdfs.files(base)).isEmpty();
+
+        // the same journal, the real NameNode: the backlog is delivered after the start
+        Sink up = sink(cfg().journal(journal));
+        assertThat(Conditions.await(() -> metrics.value("delivered") == n, Duration.ofSeconds(60)))
+                .as("backlog delivered").isTrue();
+        up.close();
+        open.clear();
+        List<String> lines = hdfs.allLines(base);
+        assertThat(lines).hasSize(n);
+        assertThat(new HashSet<>(lines)).hasSize(n);
+        assertThat(lines).contains("Mar  1 10:00:00 host0 app: backlog 0", "Mar  1 10:00:00 host1 app: backlog 499");
+        assertThat(hdfs.files(base)).extracting(Path::getName).containsExactly("app-00000.log", "app-00000.log");
+    }
+
+    @Test
+    void aRecordHoldsTheRelativePathThenTheLineAndAForeignRecordIsDeadLettered() throws Exception {
+        HdfsEncoder encoder = new HdfsEncoder(base + "/${HOST}/${PROGRAM}.log", "${MSG}\n", ZoneOffset.UTC);
+        ByteBuilder out = new ByteBuilder(16);
+        encoder.encode(event("<13>Mar  1 10:00:00 ../x app: hello"), out);
+        // a hostile HOST stays one name; the base directory is left out
+        assertThat(bytes(out)).isEqualTo(concat(new byte[] {12}, ".._x/app.log", "hello\n"));
+        // a path of 128 bytes or more: a two-byte length (LEB128), the line after it
+        String host = "h".repeat(200);
+        out.reset();
+        encoder.encode(event("<13>Mar  1 10:00:00 " + host + " app: long"), out);
+        int n = host.length() + "/app.log".length(); // 208 = 0x50 | 1 << 7
+        assertThat(bytes(out)).isEqualTo(concat(new byte[] {(byte) (0x80 | (n & 0x7f)), (byte) (n >>> 7)},
+                host + "/app.log", "long\n"));
+
+        HdfsDelivery delivery = new HdfsDelivery(cfg().build(), context());
+        delivery.add(new byte[] {(byte) 0x85}, 0, 1); // the length goes on past the record
+        delivery.add(new byte[] {5, 'a', 'b'}, 0, 3); // a 5-byte path in 2 bytes
+        delivery.close();
+        assertThat(metrics.value("deadLettered")).isEqualTo(2);
+        assertThat(Files.readAllLines(scratch.resolve("dead-letter.jsonl"))).hasSize(2)
+                .allMatch(l -> l.contains("not an HDFS sink record"));
+    }
+
+    private static byte[] bytes(ByteBuilder b) {
+        return java.util.Arrays.copyOf(b.array(), b.length());
+    }
+
+    private static byte[] concat(byte[] head, String... parts) {
+        ByteBuilder b = new ByteBuilder(64);
+        b.append(head);
+        for (String p : parts) {
+            b.append(p);
+        }
+        return bytes(b);
+    }
+
     // ------------------------------------------------------------------ configuration
 
     @Test
-    void configDirThenPropertiesMakeTheHadoopConfiguration(@TempDir java.nio.file.Path dir) throws IOException {
+    void configDirThenPropertiesMakeTheHadoopConfiguration(@TempDir java.nio.file.Path dir) throws Exception {
         Files.writeString(dir.resolve("core-site.xml"), site("ha.test.from", "core-site", "ha.test.core", "yes"));
         Files.writeString(dir.resolve("hdfs-site.xml"), site("ha.test.from", "hdfs-site", "dfs.nameservices", "ns1"));
-        Configuration conf = HdfsSink.hadoopConfiguration(cfg().configDir(dir.toString())
+        Configuration conf = HdfsDelivery.hadoopConfiguration(cfg().configDir(dir.toString())
                 .properties(Map.of("ha.test.from", "properties")).build());
         assertThat(conf.get("ha.test.core")).isEqualTo("yes");
         assertThat(conf.get("dfs.nameservices")).isEqualTo("ns1");
         assertThat(conf.get("ha.test.from")).isEqualTo("properties");
 
-        assertThatThrownBy(() -> HdfsSink.hadoopConfiguration(cfg().configDir(dir.resolve("nope").toString()).build()))
+        assertThatThrownBy(() -> HdfsDelivery.hadoopConfiguration(cfg().configDir(dir.resolve("nope").toString()).build()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a directory");
         assertThatThrownBy(() -> cfg().path("logs/${HOST}.log").build())
                 .hasMessageContaining("path must be absolute");
@@ -376,10 +489,10 @@ class HdfsSinkTest {
 
     @Test
     void partNamesPutTheNumberBeforeTheExtension() {
-        assertThat(HdfsSink.partName("/logs/web1/20261122.log", 3, "")).isEqualTo("/logs/web1/20261122-00003.log");
-        assertThat(HdfsSink.partName("/logs/web1/messages", 0, "")).isEqualTo("/logs/web1/messages-00000");
-        assertThat(HdfsSink.partName("/logs/v1.2/.hidden", 0, ".gz")).isEqualTo("/logs/v1.2/.hidden-00000.gz");
-        assertThat(HdfsSink.partName("/logs/a.log", 123456, ".gz")).isEqualTo("/logs/a-123456.log.gz");
+        assertThat(HdfsDelivery.partName("/logs/web1/20261122.log", 3, "")).isEqualTo("/logs/web1/20261122-00003.log");
+        assertThat(HdfsDelivery.partName("/logs/web1/messages", 0, "")).isEqualTo("/logs/web1/messages-00000");
+        assertThat(HdfsDelivery.partName("/logs/v1.2/.hidden", 0, ".gz")).isEqualTo("/logs/v1.2/.hidden-00000.gz");
+        assertThat(HdfsDelivery.partName("/logs/a.log", 123456, ".gz")).isEqualTo("/logs/a-123456.log.gz");
     }
 
     private static String site(String k1, String v1, String k2, String v2) {
@@ -390,27 +503,35 @@ class HdfsSinkTest {
 
     // ------------------------------------------------------------------ helpers
 
-    private HdfsSink sink(Cfg c) throws IOException {
-        HdfsSink s = new HdfsSink(c.build(), ZoneOffset.UTC, clock, metrics);
-        try {
-            s.start();
-        } catch (InterruptedException e) {
-            throw new IOException(e);
-        }
+    /** The sink as the router builds it ({@link HdfsSinkConfig#create}), started. */
+    private Sink sink(Cfg c) throws Exception {
+        Sink s = c.build().create(context());
+        s.start();
         open.add(s);
         return s;
+    }
+
+    /** What the router gives a sink: this test's clock and metrics, a dead-letter file in a temporary directory. */
+    private SinkContext context() {
+        DeadLetterFile deadLetters = new DeadLetterFile("t", scratch.resolve("dead-letter.jsonl").toString(), metrics);
+        return new SinkContext("t", ZoneOffset.UTC, clock, metrics, deadLetters);
     }
 
     private Cfg cfg() {
         return new Cfg().path(base + "/${HOST}/${PROGRAM}.log");
     }
 
-    private void append(HdfsSink sink, String host, String tagAndMessage) throws IOException {
+    private void append(Sink sink, String host, String tagAndMessage) throws Exception {
         appendRaw(sink, "<13>Mar  1 10:00:00 " + host + " " + tagAndMessage);
     }
 
     /** Fills the one reused event as a source does, parses it and appends it. */
-    private void appendRaw(HdfsSink sink, String raw) throws IOException {
+    private void appendRaw(Sink sink, String raw) throws Exception {
+        sink.append(event(raw));
+    }
+
+    /** The one reused event, filled as a source does and parsed. */
+    private LogEvent event(String raw) {
         slot.clear();
         byte[] b = raw.getBytes(StandardCharsets.UTF_8);
         slot.setRaw(b, 0, b.length);
@@ -419,7 +540,22 @@ class HdfsSinkTest {
         slot.setSource(1, "net-in".getBytes(StandardCharsets.US_ASCII), LogEvent.FORMAT_RFC3164, 1L);
         slot.setReceivedMillis(RECEIVED);
         parser.parse(slot);
-        sink.append(slot);
+        return slot;
+    }
+
+    /** A clock the test moves and a journal's delivery thread reads. */
+    private static final class SharedClock implements Clock {
+
+        private volatile long now;
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        void advance(Duration d) {
+            now += d.toNanos();
+        }
     }
 
     /** Every component of {@link HdfsSinkConfig}: the declared defaults unless a test sets one. */
@@ -435,6 +571,9 @@ class HdfsSinkTest {
         private HdfsCompression compression = HdfsCompression.none;
         private String configDir;
         private Map<String, String> properties = HdfsCluster.clientProperties();
+        private Buffer buffer = Buffer.memory;
+        private JournalConfig journal = JournalConfig.defaults();
+        private TimeSpan drainTimeout = TimeSpan.parse("5s");
 
         Cfg uri(String u) {
             this.uri = u;
@@ -486,10 +625,24 @@ class HdfsSinkTest {
             return this;
         }
 
+        /** {@code buffer: journal} in {@code dir}, synced never (the tests do not cut the power). */
+        Cfg journal(java.nio.file.Path dir) {
+            this.buffer = Buffer.journal;
+            this.journal = JournalConfig.defaults().withDir(dir.toString()).withSync(JournalSync.none)
+                    .withSegmentSize(1 << 20).withMaxSize(16 << 20).withFreeDiskReserve(0);
+            return this;
+        }
+
+        Cfg drainTimeout(String span) {
+            this.drainTimeout = TimeSpan.parse(span);
+            return this;
+        }
+
         HdfsSinkConfig build() {
             return new HdfsSinkConfig("t", uri, path, "${DATE} ${HOST} ${MSGHDR}${MSG}\n", 5000,
                     ByteSize.parse("4MiB"), TimeSpan.parse("1s"), -1, null, sync, rollSize, rollInterval, idleClose, ".tmp",
-                    maxOpenFiles, compression, configDir, properties, null);
+                    maxOpenFiles, compression, configDir, properties, null, buffer, journal, drainTimeout,
+                    Overflow.block);
         }
     }
 }

@@ -5,11 +5,13 @@ import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.OpenFiles;
-import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.SinkDelivery;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.PathKey;
 import dev.logrouter.core.template.PathValueEscaper;
 import dev.logrouter.core.template.Template;
+import dev.logrouter.core.template.ValueEscaper;
 import dev.logrouter.core.util.Clock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -31,38 +33,43 @@ import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Writes each event as a line (the line template) to the HDFS part file of the path its path template names, through
- * the Hadoop FileSystem API. Lines are buffered per path; a batch is one {@code write} and one {@code hflush} (or
- * {@code hsync}) per path, and counts as written only when every one of them returned.
+ * The delivery half of the HDFS sink: each record ({@link HdfsEncoder}: a relative path and a line) is decoded, the
+ * part file of its path found (or opened) in the cache of open files, and the line added to that path's buffer; a
+ * flush is one {@code write} and one {@code hflush} (or {@code hsync}) per path, and returns only when every one of
+ * them returned. A record that cannot be decoded (not written by {@link HdfsEncoder}) is dead-lettered.
  *
- * <p>Parts: a rendered path {@code /logs/web1/20261122.log} is written as {@code /logs/web1/20261122-00000.log.tmp}
- * (the in-progress suffix) and renamed to {@code 20261122-00000.log} when the part is complete: at
- * {@code roll-size}, {@code roll-interval}, {@code idle-close}, when {@code max-open-files} needs its place, and at
- * stop. The next part of the same path takes the next number; numbers already in the directory are skipped.
+ * <p>Parts: a path {@code /logs/web1/20261122.log} is written as {@code /logs/web1/20261122-00000.log.tmp} (the
+ * in-progress suffix) and renamed to {@code 20261122-00000.log} when the part is complete: at {@code roll-size},
+ * {@code roll-interval}, {@code idle-close}, when {@code max-open-files} needs its place, and at stop. The next part
+ * of the same path takes the next number; numbers already in the directory are skipped.
  *
- * <p>Failures: a failed write, hflush or close (a lost DataNode, a NameNode restart) marks the part broken and throws,
- * so the sink handler retries the batch with backoff while holding the ring. Before the retry writes anything, the
- * broken part is recovered: its lease is recovered (the NameNode closes it), it is cut back ({@code truncate}) to the
- * bytes acknowledged by the last successful hflush, and renamed. Each step that is still in progress throws and is
- * retried. The retry then writes the whole unacknowledged batch into a new part. So every acknowledged line is
+ * <p>Failures: a failed write, hflush or close (a lost DataNode, a NameNode restart) marks the part broken and the
+ * flush throws, so its caller retries it with backoff (the sink handler holding the ring with {@code buffer: memory};
+ * the journal's delivery thread with {@code buffer: journal}). Before the retry writes anything, the broken part is
+ * recovered: its lease is recovered (the NameNode closes it), it is cut back ({@code truncate}) to the bytes
+ * acknowledged by the last successful hflush, and renamed. Each step that is still in progress throws and is
+ * retried. The retry then writes every path's unacknowledged lines into a new part. So every acknowledged line is
  * stored once and no line is stored twice or half.
  *
- * <p>Path safety: values substituted into the path go through {@link PathValueEscaper#HDFS}, so they stay one name;
- * a rendered path outside the directory before the template's first macro, or one HDFS refuses as a name, is counted
- * in {@code rejectedPaths} and its line goes to {@code <base>/invalid-path.log} instead.
+ * <p>Path safety: the encoder escaped the values substituted into the path ({@link PathValueEscaper#HDFS}), so they
+ * stay one name; here the base directory is put back in front, and a path outside it (through the template's
+ * literal text) or one HDFS refuses as a name is counted in {@code rejectedPaths} and its line goes to
+ * {@code <base>/invalid-path.log} instead.
  *
- * <p>Threads: every method runs on the sink's own thread, except {@link #abort()} (any thread).
+ * <p>Threads: every method but {@link #abort()} runs on one thread: the sink's ({@code sink-<name>}) with
+ * {@code buffer: memory}, the journal's delivery thread ({@code deliver-<name>}) with {@code buffer: journal};
+ * {@link #abort()} from any thread; the metrics from any thread.
  */
-public final class HdfsSink implements Sink {
+final class HdfsDelivery implements SinkDelivery {
 
-    private static final Logger LOG = System.getLogger(HdfsSink.class.getName());
+    private static final Logger LOG = System.getLogger(HdfsDelivery.class.getName());
 
     /** Where lines go whose rendered path is refused, inside the base directory. */
     static final String INVALID_PATH_FILE = "invalid-path.log";
@@ -83,19 +90,29 @@ public final class HdfsSink implements Sink {
     private static final int MAX_REFUSED = 4096;
 
     private final HdfsSinkConfig cfg;
-    private final Template lineTemplate;
     private final String baseDir;
     private final Clock clock;
+    private final DeadLetterFile deadLetters;
     private final URI uri;
     private final Configuration conf;
     private final GzipMembers gzip;
     private final String partExtension;
     private volatile FileSystem fs;
+    private volatile boolean aborted;
 
     private final String invalidPath;
     private final PathKey invalidKey;
     private final Set<PathKey> refused = new HashSet<>();
     private final OpenFiles<PartFile> files;
+    /**
+     * A record's relative path as an event's MSG, for {@link #files}: OpenFiles finds a path by rendering an event, so
+     * its template here is the path template's base directory (the literal text records leave out) and
+     * {@code ${MSG}}, unescaped (the encoder escaped the values): it renders the path the memory sink rendered.
+     */
+    private final LogEvent pathEvent = new LogEvent();
+    /** The last record's relative path and its file: consecutive records mostly share one (no lookup, no copy). */
+    private final ByteBuilder lastPath = new ByteBuilder(256);
+    private PartFile lastFile;
     private final List<PartFile> dirty = new ArrayList<>();
     private long lastSweepNanos;
     private int openStreams;
@@ -114,21 +131,24 @@ public final class HdfsSink implements Sink {
     private final Counter rejectedPaths;
     private final Counter housekeepingFailures;
 
-    public HdfsSink(HdfsSinkConfig cfg, ZoneId zone, Clock clock, MetricGroup metrics) {
+    HdfsDelivery(HdfsSinkConfig cfg, SinkContext ctx) {
         this.cfg = cfg;
-        this.lineTemplate = Template.compile(cfg.template(), zone);
         this.baseDir = new Path(Template.literalDirectory(cfg.path())).toUri().getPath();
         this.invalidPath = (baseDir.equals("/") ? "" : baseDir) + "/" + INVALID_PATH_FILE;
         byte[] invalid = invalidPath.getBytes(StandardCharsets.UTF_8);
-        // a rendered path that equals it shares its parts
-        this.files = new OpenFiles<>(Template.compile(cfg.path(), zone), PathValueEscaper.HDFS, invalid);
+        // the base has no '$' (it ends before the first macro): literal text; a path equal to the invalid one
+        // shares its parts
+        String base = cfg.path().substring(0, HdfsEncoder.baseLength(cfg.path()));
+        this.files = new OpenFiles<>(Template.compile(base + "${MSG}", ZoneOffset.UTC), ValueEscaper.NONE, invalid);
         this.invalidKey = files.invalidKey();
-        this.clock = clock;
+        this.clock = ctx.clock();
+        this.deadLetters = ctx.deadLetters();
         this.uri = URI.create(cfg.uri());
         this.conf = hadoopConfiguration(cfg);
         this.gzip = cfg.compression() == HdfsCompression.gzip ? new GzipMembers() : null;
         this.partExtension = gzip != null ? ".gz" : "";
         this.lastSweepNanos = clock.nanoTime();
+        MetricGroup metrics = ctx.metrics();
         this.hflushes = metrics.counter("hflushes", "hflush calls (one per file per batch with sync: hflush).");
         this.hsyncs = metrics.counter("hsyncs", "hsync calls (one per file per batch with sync: hsync).");
         this.storedBytes = metrics.counter("storedBytes", "Bytes written to HDFS and acknowledged (after compression).");
@@ -185,25 +205,59 @@ public final class HdfsSink implements Sink {
         fs = f;
     }
 
+    /**
+     * Decodes the record and adds its line to its path's buffer (opening the path's part first when it has none).
+     * Throws, adding nothing, when the part cannot be opened (the NameNode away): the caller adds the record again.
+     */
     @Override
-    public long append(LogEvent event) throws IOException {
-        PartFile f = fileFor(event);
-        int before = f.buffer.length();
-        lineTemplate.render(event, f.buffer);
+    public void add(byte[] record, int off, int len) throws IOException {
+        int end = off + len;
+        int p = off;
+        int n = 0;
+        for (int shift = 0; ; shift += 7) {
+            if (p == end || shift > 28) {
+                malformed(record, off, len);
+                return;
+            }
+            byte b = record[p++];
+            n |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                break;
+            }
+        }
+        if (n < 0 || n > end - p) {
+            malformed(record, off, len);
+            return;
+        }
+        PartFile f = fileFor(record, p, n);
+        f.buffer.append(record, p + n, end - p - n);
         if (!f.dirty) {
             f.dirty = true;
             dirty.add(f);
         }
-        return f.buffer.length() - before;
     }
 
-    private PartFile fileFor(LogEvent event) throws IOException {
-        PartFile f = files.find(event);
+    /** A record not made by {@link HdfsEncoder} (its path length does not fit): it can never be written. */
+    private void malformed(byte[] record, int off, int len) {
+        deadLetters.write(null, "not an HDFS sink record (its path length does not fit its " + len + " bytes)",
+                null, record, off, len);
+    }
+
+    /** The part file of the relative path {@code rel[off, off + n)}, ready for a write. */
+    private PartFile fileFor(byte[] rel, int off, int n) throws IOException {
+        PartFile f = lastFile != null && lastPath.contentEquals(rel, off, n) ? lastFile : null;
         if (f == null) {
-            f = refused.contains(files.probe()) ? rejected() : added(files.probe());
-            if (!f.key.equals(invalidKey)) { // a refused path is counted for every line, not cached
+            f = files.find(pathEvent(rel, off, n));
+            if (f == null) {
+                f = refused.contains(files.probe()) ? rejected() : added(files.probe());
+                if (f.key.equals(invalidKey)) {
+                    return f; // a refused path is counted for every line, not cached (and was just opened)
+                }
                 files.remember(f);
             }
+            lastPath.reset();
+            lastPath.append(rel, off, n);
+            lastFile = f;
         }
         if (f.out == null || f.broken) {
             try {
@@ -212,12 +266,31 @@ public final class HdfsSink implements Sink {
                 if (f.key.equals(invalidKey) || f.dirty || f.tmp != null || !badPath(e)) {
                     throw e; // a sink-wide problem (NameNode away, no permission): retried with backoff
                 }
-                files.remove(f.key, f); // the path became impossible (e.g. a file now stands for its directory)
+                removed(f); // the path became impossible (e.g. a file now stands for its directory)
                 refuse(f.key);
                 return rejected();
             }
         }
         return f;
+    }
+
+    /** {@link #pathEvent} with {@code rel[off, off + n)} as its MSG. Cold path: another path than the last record's. */
+    private LogEvent pathEvent(byte[] rel, int off, int n) {
+        pathEvent.setRaw(rel, off, n);
+        pathEvent.setField(LogEvent.MSG, 0, n);
+        return pathEvent;
+    }
+
+    /** Drops {@code f} from the cache of open files (it is no longer found for its path). */
+    private void removed(PartFile f) {
+        files.remove(f.key, f);
+        forget(f);
+    }
+
+    private void forget(PartFile f) {
+        if (lastFile == f) {
+            lastFile = null;
+        }
     }
 
     /** A new path: its part opened, then added to the cache; refused when it leaves the base or HDFS refuses it. */
@@ -290,6 +363,7 @@ public final class HdfsSink implements Sink {
     private PartFile add(PartFile f) throws IOException {
         files.put(f.key, f);
         files.evictBeyond(cfg.maxOpenFiles(), eldest -> {
+            forget(eldest);
             if (eldest.dirty) {
                 writeOut(eldest, clock.nanoTime());
                 dirty.remove(eldest);
@@ -533,6 +607,11 @@ public final class HdfsSink implements Sink {
         partsCompleted.inc();
     }
 
+    /**
+     * Writes each path's pending lines into its part (one gzip member each with compression) and hflushes (hsyncs)
+     * it; returns once every one of them returned, then rolls and completes parts as due. A failure throws with the
+     * paths not yet written still pending (the failed part is recovered before the next write).
+     */
     @Override
     public void flush() throws IOException {
         long now = clock.nanoTime();
@@ -544,12 +623,12 @@ public final class HdfsSink implements Sink {
     }
 
     /**
-     * The handler gave the batch up (max-retries): each path's buffered lines (none of them acknowledged: a failed
+     * The caller gave the pending lines up (max-retries): each path's buffered lines (none of them acknowledged: a failed
      * write leaves the whole buffer) become one dead letter, uncompressed (target: the rendered path), and the batch
      * is empty. A broken part is still recovered (cut back to what was acknowledged) by the next write or tick.
      */
     @Override
-    public void deadLetterBatch(DeadLetterFile deadLetters, String reason) {
+    public void deadLetterPending(DeadLetterFile deadLetters, String reason) {
         for (PartFile f : dirty) {
             if (f.buffer.length() > 0) {
                 deadLetters.write(f.rendered, reason, null, f.buffer.array(), 0, f.buffer.length());
@@ -593,6 +672,7 @@ public final class HdfsSink implements Sink {
         if (now - lastSweepNanos >= Math.min(cfg.idleClose().nanos(), 1_000_000_000L)) {
             lastSweepNanos = now;
             files.sweep(f -> !f.dirty && now - f.lastWriteNanos >= cfg.idleClose().nanos(), f -> {
+                forget(f);
                 boolean hadPart = f.tmp != null;
                 complete(f);
                 if (hadPart) {
@@ -610,6 +690,7 @@ public final class HdfsSink implements Sink {
     /** A forced stop: closing the client makes a call blocked on a NameNode or DataNode fail soon. */
     @Override
     public void abort() {
+        aborted = true;
         FileSystem f = fs;
         if (f != null) {
             try {
@@ -624,16 +705,29 @@ public final class HdfsSink implements Sink {
         }
     }
 
-    /** Flushes, completes every part and closes the client; a failure is retried by the handler from where it was. */
+    /**
+     * Completes every part and closes the client; a failure is retried by the caller from where it was. Lines still
+     * pending are not written (the memory sink flushed them before; a journal keeps them for the next start). After
+     * {@link #abort} the parts are left as they are (their streams were aborted) and only the client is closed.
+     */
     @Override
     public void close() throws IOException {
-        flush();
-        for (PartFile f : files.values()) {
-            complete(f);
+        if (!aborted) {
+            for (PartFile f : files.values()) {
+                complete(f);
+            }
         }
         files.clear();
-        if (fs != null) {
-            fs.close();
+        lastFile = null;
+        FileSystem f = fs;
+        if (f != null) {
+            try {
+                f.close();
+            } catch (IOException e) {
+                if (!aborted) {
+                    throw e;
+                }
+            }
         }
         if (gzip != null) {
             gzip.close();
