@@ -211,6 +211,75 @@ class RelayJournalTest {
         assertThat(m.containsKey(last)).as("last message kept").isEqualTo(keepsNewest);
     }
 
+    /**
+     * A full disk: the journal sits on a 256 KiB tmpfs (mounted by the test; skipped where it cannot mount, i.e. not
+     * root), the receiver is down and the free-disk reserve is off, so a write hits ENOSPC and fails the journal.
+     * With drop-newest the forward drops and counts what comes while it is failed and the file sink beside it gets
+     * everything; once the receiver listens the journal is reopened, its backlog delivered (segments deleted: room
+     * again), and messages sent afterwards are journaled and arrive. Every message arrives or is counted dropped.
+     */
+    @Test
+    void aFullDiskFailsTheJournalWhichDropsCountsAndReopensOnceThereIsRoom() throws Exception {
+        Path mount = dir.resolve("tmpfs");
+        Files.createDirectories(mount);
+        org.junit.jupiter.api.Assumptions.assumeTrue(mountTmpfs(mount, "256k"), "needs root to mount a tmpfs");
+        try {
+            int port = Ports.freeLoopbackPort();
+            Path local = dir.resolve("local-disk-full.log");
+            Router router = localAndForward(local, ("{name: relay, type: syslog, hosts: [\"127.0.0.1:%d\"], "
+                    + "buffer: journal, overflow: drop-newest, reconnect-delay: 50ms, reconnect-delay-max: 200ms, "
+                    + "journal: {dir: \"%s\", segment-size: 64KiB, max-size: 10MiB, free-disk-reserve: 0}}")
+                    .formatted(port, mount.resolve("journal")));
+            int conns = 10;
+            int perConn = 2_000;
+            send(router.boundAddress("in"), conns, perConn, 0);
+            assertThat(TestClient.await(() -> TestClient.lines(local).size() >= conns * perConn, 60_000)).isTrue();
+            MetricGroup relay = router.metrics().require("Sink", "relay");
+            assertThat(TestClient.await(() -> relay.value("written") == conns * perConn, 30_000)).isTrue();
+            assertThat(relay.value("overflowDropped")).as("dropped while the journal was failed").isPositive();
+            assertThat(text(relay, "journalError")).contains("No space left on device");
+
+            Path received = dir.resolve("received-disk-full.log");
+            receiver(port, received);
+            assertThat(TestClient.await(() -> relay.value("journalReopens") >= 1
+                    && text(relay, "journalError").isEmpty() && relay.value("backlogRecords") == 0, 60_000))
+                    .as(() -> "reopened and delivered: " + text(relay, "journalError")).isTrue();
+            long dropped = relay.value("overflowDropped");
+            assertThat(TestClient.await(() -> TestClient.textLines(received).size() + dropped >= conns * perConn,
+                    30_000)).isTrue();
+            Map<String, Integer> m = counts(received);
+            assertThat(m.keySet()).allMatch(l -> l.matches("m \\d \\d+"));
+            assertThat(m.size() + dropped).as("every message arrived or was counted dropped")
+                    .isEqualTo(conns * perConn);
+
+            send(router.boundAddress("in"), 1, 1_000, perConn); // after the reopen: journaled and delivered
+            assertThat(TestClient.await(() -> counts(received).keySet().containsAll(
+                    java.util.stream.IntStream.range(perConn, perConn + 1_000).mapToObj(i -> "m 0 " + i).toList()),
+                    60_000)).isTrue();
+            assertThat(relay.value("overflowDropped")).isEqualTo(dropped);
+        } finally {
+            for (Router r : routers) {
+                r.stop();
+            }
+            routers.clear();
+            new ProcessBuilder("umount", "-l", mount.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static String text(MetricGroup g, String name) {
+        return g.texts().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow().value().get();
+    }
+
+    /** Mounts a tmpfs of {@code size} on {@code at}; false when that is not allowed here. */
+    private static boolean mountTmpfs(Path at, String size) throws Exception {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return false;
+        }
+        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", at.toString())
+                .redirectErrorStream(true).start();
+        return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+    }
+
     @Test
     void sigtermWhileTheReceiverIsDownKeepsEverythingForTheNextStart() throws Exception {
         int port = Ports.freeLoopbackPort();

@@ -79,6 +79,8 @@ public final class JournaledSink implements Sink {
     private int unsavedCount;
     /** Sink thread: when the next reopen of a failed journal is tried (0: not failed). */
     private long reopenAtNanos;
+    /** Sink thread: reopened; the records of {@link #unsaved} still have to be appended again. */
+    private boolean replayPending;
     private volatile String journalError = "";
     private final JournalFiles files;
 
@@ -116,6 +118,7 @@ public final class JournaledSink implements Sink {
         this.encoder = encoder;
         this.delivery = delivery;
         this.dir = config.directory(name, space.baseDir());
+        space.claim(dir, name);
         this.config = config;
         this.batchSize = batchSize;
         this.batchBytes = batchBytes;
@@ -189,7 +192,7 @@ public final class JournaledSink implements Sink {
         record.reset();
         encoder.encode(event, record);
         try {
-            if (reopenAtNanos != 0) {
+            if (reopenAtNanos != 0 || replayPending) {
                 reopen();
             }
             appendRecord();
@@ -227,37 +230,7 @@ public final class JournaledSink implements Sink {
                     + " messages dropped so far");
         }
         keepUnsaved();
-        return record.length();
-    }
-
-    /**
-     * Closes the failed journal {@code old}, opens it again and commits the records whose commit never returned;
-     * {@link #journal} is the new one only when all of that worked.
-     */
-    private void reopenJournal(Journal old) throws IOException, JournalFullException {
-        try {
-            old.close();
-        } catch (IOException e) {
-            LOG.log(Level.DEBUG, "sink " + name + ": closing the failed journal: " + e);
-        }
-        Journal j = Journal.open(dir, "delivery", config, clock, files, space);
-        try {
-            JournalWriter w = j.writer();
-            int start = 0;
-            for (int i = 0; i < unsavedCount; i++) {
-                w.append(unsaved.array(), start, unsavedEnds[i] - start);
-                start = unsavedEnds[i];
-            }
-            w.commit();
-        } catch (IOException | JournalFullException | RuntimeException e) {
-            try {
-                j.close();
-            } catch (IOException ignored) {
-                // reported by the caller through e
-            }
-            throw e;
-        }
-        journal = j;
+        return encoder.payloadLength(record.array(), 0, record.length());
     }
 
     /** Keeps a copy of the appended {@link #record} until its commit returns. */
@@ -285,43 +258,93 @@ public final class JournaledSink implements Sink {
             LOG.log(Level.ERROR, "sink " + name + ": " + journalError + "; " + (overflow == Overflow.block
                     ? "holding the ring" : "dropping new messages (overflow: " + overflow + ")")
                     + " until it is reopened (tried every 5 s)");
-            reopenAtNanos = clock.nanoTime(); // the first try at once: the delivery thread may stop quickly
-            reopenRequested = true;
-            LockSupport.unpark(deliverer);
+            // meanwhile the delivery thread goes on delivering and acknowledging (the reader still works), which
+            // frees room: on a full disk that is what lets the reopen succeed
+            reopenAtNanos = clock.nanoTime() + REOPEN_DELAY_NANOS;
         }
     }
 
     /**
-     * Reopens a failed journal once the delivery thread stopped at a clean point: closes it, opens it again (the
-     * recovery reads what really is on disk and cuts a torn tail), appends the records whose commit never
-     * returned, and starts the delivery thread again. Not before {@link #reopenAtNanos}; a failure waits 5 s.
-     * Sink thread.
+     * Reopens a failed journal, every 5 s, once the delivery thread stopped at a clean point (it is asked to when a
+     * try is due): closes it, opens it again (the recovery reads what really is on disk and cuts a torn tail),
+     * starts the delivery thread again, and appends the records whose commit never returned
+     * ({@link #replayUnsaved}). Sink thread.
+     *
+     * @throws JournalFailedException while the journal is not reopened
+     * @throws JournalFullException   reopened, but the records to append again do not fit yet
      */
-    private void reopen() throws JournalFailedException {
+    private void reopen() throws IOException, JournalFullException {
         Journal old = journal;
-        if (!old.failed()) {
-            reopenAtNanos = 0;
-            return;
+        if (old.failed()) {
+            long now = clock.nanoTime();
+            if (now - reopenAtNanos < 0) {
+                throw old.failedException();
+            }
+            if (!reopenRequested) {
+                reopenRequested = true;
+                LockSupport.unpark(deliverer);
+            }
+            if (deliverer.isAlive()) {
+                throw old.failedException();
+            }
+            try {
+                old.close();
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "sink " + name + ": closing the failed journal: " + e);
+            }
+            Journal j;
+            try {
+                j = Journal.open(dir, "delivery", config, clock, files, space);
+            } catch (IOException e) {
+                reopenAtNanos = now + REOPEN_DELAY_NANOS;
+                journalError = "reopening " + dir + " failed: " + e + " (tried again every 5 s)";
+                throw new JournalFailedException(journalError, e);
+            }
+            journal = j;
+            reopenRequested = false;
+            reopenAtNanos = 0; // a failure of the replay below waits 5 s again
+            replayPending = true;
+            reopens.inc();
+            LOG.log(Level.WARNING, "sink " + name + ": journal " + dir + " reopened; " + j.backlogRecords()
+                    + " records to deliver, " + unsavedCount + " to append again");
+            startDeliverer();
         }
-        long now = clock.nanoTime();
-        if (now - reopenAtNanos < 0 || deliverer.isAlive()) {
-            throw old.failedException();
+        if (replayPending) {
+            replayUnsaved();
+            replayPending = false;
         }
-        try {
-            reopenJournal(old);
-        } catch (IOException | JournalFullException e) {
-            reopenAtNanos = now + REOPEN_DELAY_NANOS;
-            journalError = "reopening " + dir + " failed: " + e + " (tried again every 5 s)";
-            throw new JournalFailedException(journalError, e instanceof IOException io ? io : new IOException(e));
-        }
-        saved();
-        reopens.inc();
         reopenAtNanos = 0;
-        reopenRequested = false;
         journalError = "";
-        LOG.log(Level.WARNING, "sink " + name + ": journal " + dir + " reopened; " + journal.backlogRecords()
-                + " records to deliver");
-        startDeliverer();
+    }
+
+    /**
+     * Appends and commits the records kept in {@link #unsaved} (their commit on the failed journal never returned),
+     * in order. When the journal is full, commits those that fit, keeps the rest and throws; the next call goes on.
+     */
+    private void replayUnsaved() throws IOException, JournalFullException {
+        JournalWriter w = journal.writer();
+        int start = 0;
+        int done = 0;
+        try {
+            for (; done < unsavedCount; done++) {
+                w.append(unsaved.array(), start, unsavedEnds[done] - start);
+                start = unsavedEnds[done];
+            }
+            w.commit();
+            saved();
+        } catch (JournalFullException full) {
+            w.commit();
+            // keep records done..unsavedCount-1
+            int from = start;
+            int len = unsaved.length() - from;
+            System.arraycopy(unsaved.array(), from, unsaved.array(), 0, len);
+            unsaved.setLength(len);
+            for (int i = done; i < unsavedCount; i++) {
+                unsavedEnds[i - done] = unsavedEnds[i] - from;
+            }
+            unsavedCount -= done;
+            throw full;
+        }
     }
 
     /**
@@ -344,12 +367,17 @@ public final class JournaledSink implements Sink {
     }
 
     @Override
-    public void flush() throws IOException {
+    public void flush() throws IOException, JournalFullException {
         try {
-            if (reopenAtNanos != 0) {
+            if (reopenAtNanos != 0 || replayPending) {
                 reopen();
             }
             journal.writer().commit();
+        } catch (JournalFullException full) { // reopened, the records to append again do not fit yet
+            if (overflow == Overflow.block) {
+                throw full;
+            }
+            return;
         } catch (JournalFailedException failed) {
             journalFailed(failed);
             if (overflow == Overflow.block) {
@@ -365,10 +393,12 @@ public final class JournaledSink implements Sink {
     @Override
     public void tick() throws IOException {
         try {
-            if (reopenAtNanos != 0) {
+            if (reopenAtNanos != 0 || replayPending) {
                 reopen();
             }
             journal.writer().syncIfDue(clock.nanoTime());
+        } catch (JournalFullException full) {
+            // reopened; the records to append again wait for room (the next append, flush or tick tries again)
         } catch (JournalFailedException failed) {
             journalFailed(failed);
             if (overflow == Overflow.block) {
@@ -416,8 +446,9 @@ public final class JournaledSink implements Sink {
             delivery.close();
             if (journal.failed() && unsavedCount > 0) {
                 try {
-                    reopenJournal(journal);
-                    saved();
+                    journal.close();
+                    journal = Journal.open(dir, "delivery", config, clock, files, space);
+                    replayUnsaved();
                 } catch (IOException | JournalFullException e) {
                     LOG.log(Level.ERROR, "sink " + name + ": the journal failed and reopening it at the stop "
                             + "failed too (" + e + "): " + unsavedCount + " messages whose commit failed are lost");

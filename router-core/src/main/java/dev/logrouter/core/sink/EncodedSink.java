@@ -38,7 +38,7 @@ public final class EncodedSink implements Sink {
         record.reset();
         encoder.encode(event, record);
         delivery.add(record.array(), 0, record.length());
-        return record.length();
+        return encoder.payloadLength(record.array(), 0, record.length());
     }
 
     @Override

@@ -15,6 +15,7 @@ public final class JournalSpace {
     private final Path baseDir;
     private final long maxTotal;
     private final AtomicLong used = new AtomicLong();
+    private final java.util.Map<Path, String> claimed = new java.util.HashMap<>();
 
     /** @param maxTotal the most bytes of all journals together; 0 for no limit */
     public JournalSpace(Path baseDir, long maxTotal) {
@@ -47,6 +48,20 @@ public final class JournalSpace {
     /** Whether growing by {@code bytes} would pass {@link #maxTotal}. */
     public boolean wouldExceed(long bytes) {
         return maxTotal > 0 && used.get() + bytes > maxTotal;
+    }
+
+    /**
+     * Claims {@code dir} for {@code sink}'s journal.
+     *
+     * @throws IllegalArgumentException another sink of this router claimed it
+     */
+    public synchronized void claim(Path dir, String sink) {
+        Path key = dir.toAbsolutePath().normalize();
+        String other = claimed.putIfAbsent(key, sink);
+        if (other != null && !other.equals(sink)) {
+            throw new IllegalArgumentException("sinks " + other + " and " + sink + " both keep their journal in "
+                    + key + ": give each its own journal.dir");
+        }
     }
 
     /** A journal's size changed by {@code delta} bytes. */

@@ -14,4 +14,13 @@ public interface SinkEncoder {
 
     /** Appends {@code event}'s record to {@code out}. */
     void encode(LogEvent event, ByteBuilder out);
+
+    /**
+     * The bytes of an encoded record that reach the destination (the line, the document, the key and value), without
+     * the framing that only the delivery reads (a path, an index name): what the sink's {@code bytes} counter and
+     * {@code batch-bytes} count. The default: the whole record.
+     */
+    default int payloadLength(byte[] record, int off, int len) {
+        return len;
+    }
 }

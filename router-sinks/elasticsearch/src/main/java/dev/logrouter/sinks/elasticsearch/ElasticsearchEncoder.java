@@ -94,4 +94,11 @@ final class ElasticsearchEncoder implements SinkEncoder {
     static int getInt(byte[] b, int at) {
         return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
     }
+
+    /** The document: the record less the index name, the id and their lengths. */
+    @Override
+    public int payloadLength(byte[] record, int off, int len) {
+        int idAt = off + 1 + (record[off] & 0xFF);
+        return len - (idAt + 4 - off) - getInt(record, idAt);
+    }
 }

@@ -102,7 +102,9 @@ public record ElasticsearchSinkConfig(
         @Option(doc = SinkBuffers.DRAIN_TIMEOUT_DOC, defaultValue = "5s")
         TimeSpan drainTimeout,
         @Option(doc = SinkBuffers.OVERFLOW_DOC, defaultValue = "block")
-        Overflow overflow) implements SinkConfig {
+        Overflow overflow,
+        @Option(doc = SinkBuffers.MAX_BACKLOG_DOC, defaultValue = Option.NONE)
+        ByteSize maxBacklog) implements SinkConfig {
 
     public ElasticsearchSinkConfig {
         SinkConfig.checkMaxRetries(maxRetries);
@@ -184,12 +186,15 @@ public record ElasticsearchSinkConfig(
 
     /**
      * {@code buffer: memory}: encoder and delivery on the sink's thread. {@code buffer: journal}: the delivery thread
-     * sends the journal's backlog in batches of {@code batch-size} records or {@code batch-bytes}.
+     * takes the journal's backlog {@code max-in-flight} bulks at a time ({@code batch-size} × {@code max-in-flight}
+     * records), so that as many bulk requests are out as with memory.
      */
     @Override
     public Sink create(SinkContext ctx) {
         return SinkBuffers.create(buffer, new ElasticsearchEncoder(this, ctx.zone()),
-                new ElasticsearchDelivery(this, ctx.metrics(), ctx.deadLetters()), journal, batchSize,
-                batchBytes.bytes(), drainTimeout, overflow, ctx);
+                new ElasticsearchDelivery(this, ctx.metrics(), ctx.deadLetters()), journal, maxBacklog,
+                (int) Math.min(Integer.MAX_VALUE, (long) batchSize * maxInFlight),
+                Math.multiplyHigh(batchBytes.bytes(), maxInFlight) != 0 ? Long.MAX_VALUE
+                        : batchBytes.bytes() * maxInFlight, drainTimeout, overflow, ctx);
     }
 }

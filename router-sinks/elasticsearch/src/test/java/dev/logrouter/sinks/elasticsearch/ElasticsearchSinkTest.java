@@ -355,6 +355,6 @@ class ElasticsearchSinkTest {
                 (String) m.getOrDefault("dead-letter", dir.resolve("dead/es.jsonl").toString()),
                 Buffer.valueOf((String) m.getOrDefault("buffer", "memory")),
                 JournalConfig.defaults().withDir((String) m.get("journal-dir")).withFreeDiskReserve(0),
-                TimeSpan.parse("200ms"), Overflow.block);
+                TimeSpan.parse("200ms"), Overflow.block, null);
     }
 }

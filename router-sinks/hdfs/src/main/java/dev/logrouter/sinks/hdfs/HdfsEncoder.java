@@ -85,4 +85,19 @@ final class HdfsEncoder implements SinkEncoder {
         }
         line.render(event, out);
     }
+
+    /** The line: the record less its path and the path's length. */
+    @Override
+    public int payloadLength(byte[] record, int off, int len) {
+        int p = off;
+        int n = 0;
+        for (int shift = 0; p < off + len && shift <= 28; shift += 7) {
+            byte b = record[p++];
+            n |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                return Math.max(0, len - (p - off) - n);
+            }
+        }
+        return len;
+    }
 }

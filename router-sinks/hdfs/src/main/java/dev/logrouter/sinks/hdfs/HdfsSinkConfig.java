@@ -85,7 +85,9 @@ public record HdfsSinkConfig(
         @Option(doc = SinkBuffers.DRAIN_TIMEOUT_DOC, defaultValue = "5s")
         TimeSpan drainTimeout,
         @Option(doc = SinkBuffers.OVERFLOW_DOC, defaultValue = "block")
-        Overflow overflow) implements SinkConfig {
+        Overflow overflow,
+        @Option(doc = SinkBuffers.MAX_BACKLOG_DOC, defaultValue = Option.NONE)
+        ByteSize maxBacklog) implements SinkConfig {
 
     public HdfsSinkConfig {
         SinkConfig.checkMaxRetries(maxRetries);
@@ -141,7 +143,7 @@ public record HdfsSinkConfig(
     public Sink create(SinkContext ctx) {
         HdfsEncoder encoder = new HdfsEncoder(path, template, ctx.zone());
         HdfsDelivery delivery = new HdfsDelivery(this, ctx);
-        return SinkBuffers.create(buffer, encoder, delivery, journal, batchSize, batchBytes.bytes(), drainTimeout,
-                overflow, ctx);
+        return SinkBuffers.create(buffer, encoder, delivery, journal, maxBacklog, batchSize, batchBytes.bytes(),
+                drainTimeout, overflow, ctx);
     }
 }

@@ -642,7 +642,7 @@ class HdfsSinkTest {
             return new HdfsSinkConfig("t", uri, path, "${DATE} ${HOST} ${MSGHDR}${MSG}\n", 5000,
                     ByteSize.parse("4MiB"), TimeSpan.parse("1s"), -1, null, sync, rollSize, rollInterval, idleClose, ".tmp",
                     maxOpenFiles, compression, configDir, properties, null, buffer, journal, drainTimeout,
-                    Overflow.block);
+                    Overflow.block, null);
         }
     }
 }

@@ -133,4 +133,18 @@ final class KafkaEncoder implements SinkEncoder {
     static int getInt(byte[] b, int at) {
         return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
     }
+
+    /** The key and the value (as the producer's record size counts them, headers aside). */
+    @Override
+    public int payloadLength(byte[] r, int off, int len) {
+        int p = off + 1 + (r[off] & 0xFF);
+        int keyLen = getInt(r, p);
+        p += 4 + Math.max(0, keyLen);
+        int headers = r[p++] & 0xFF;
+        for (int i = 0; i < headers; i++) {
+            p += 2 + ((r[p] & 0xFF) << 8 | (r[p + 1] & 0xFF));
+            p += 4 + getInt(r, p);
+        }
+        return Math.max(0, keyLen) + off + len - p;
+    }
 }
