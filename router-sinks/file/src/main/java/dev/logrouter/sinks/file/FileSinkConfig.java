@@ -1,5 +1,9 @@
 package dev.logrouter.sinks.file;
 
+import dev.logrouter.core.journal.Buffer;
+import dev.logrouter.core.journal.JournalConfig;
+import dev.logrouter.core.journal.Overflow;
+import dev.logrouter.core.journal.SinkBuffers;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
@@ -45,7 +49,17 @@ public record FileSinkConfig(
         Integer maxOpenFiles,
         @Option(doc = "A file not written for this long is closed (reopened on the next line).",
                 defaultValue = "60s")
-        TimeSpan idleClose) implements SinkConfig {
+        TimeSpan idleClose,
+        @Option(doc = SinkBuffers.BUFFER_DOC, defaultValue = "memory")
+        Buffer buffer,
+        @Option(doc = SinkBuffers.JOURNAL_DOC, defaultValue = "{}")
+        JournalConfig journal,
+        @Option(doc = SinkBuffers.DRAIN_TIMEOUT_DOC, defaultValue = "5s")
+        TimeSpan drainTimeout,
+        @Option(doc = SinkBuffers.OVERFLOW_DOC, defaultValue = "block")
+        Overflow overflow,
+        @Option(doc = SinkBuffers.MAX_BACKLOG_DOC, defaultValue = Option.NONE)
+        ByteSize maxBacklog) implements SinkConfig {
 
     public FileSinkConfig {
         SinkConfig.checkMaxRetries(maxRetries);
@@ -63,14 +77,23 @@ public record FileSinkConfig(
         }
     }
 
+    /** The line count of a batch: {@code flush-lines} when given, else {@code batch-size}. */
     @Override
     public FlushPolicy flushPolicy() {
         int lines = flushLines != null ? flushLines : batchSize;
         return new FlushPolicy(lines, batchBytes.bytes(), flushTimeout.nanos());
     }
 
+    /**
+     * The sink: {@link FileEncoder} (path and line, on the sink's thread) and {@link FileDelivery} (the files), put
+     * together per {@code buffer}.
+     */
     @Override
     public Sink create(SinkContext ctx) {
-        return new FileSink(this, ctx.zone(), ctx.clock(), ctx.metrics());
+        FileEncoder encoder = new FileEncoder(this, ctx.zone());
+        FileDelivery delivery = new FileDelivery(this, ctx.clock(), ctx.metrics(), ctx.deadLetters());
+        int lines = flushLines != null ? flushLines : batchSize;
+        return SinkBuffers.create(buffer, encoder, delivery, journal, maxBacklog, lines, batchBytes.bytes(),
+                drainTimeout, overflow, ctx);
     }
 }

@@ -12,11 +12,11 @@ import java.nio.file.Path;
 /**
  * One file the sink has open, with the lines appended to it since the last flush.
  *
- * <p>Threads: owned by the sink thread.
+ * <p>Threads: owned by the thread that runs the sink's {@link FileDelivery}.
  */
 final class OpenFile {
 
-    /** Its rendered path, its key in the sink's {@code OpenFiles}. */
+    /** Its rendered path, its key in the delivery's {@code OpenFiles}. */
     final PathKey key;
     final Path path;
     final FileChannel channel;
@@ -62,6 +62,13 @@ final class OpenFile {
         if (buffer.length() > writtenUpTo) {
             deadLetters.write(path.toString(), reason, null, buffer.array(), writtenUpTo, buffer.length() - writtenUpTo);
         }
+        writtenUpTo = 0;
+        buffer.reset();
+        dirty = false;
+    }
+
+    /** Drops the buffered lines without writing them (a close with lines still pending). */
+    void discard() {
         writtenUpTo = 0;
         buffer.reset();
         dirty = false;

@@ -1,12 +1,21 @@
 package dev.logrouter.sinks.file;
 
 import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.journal.Buffer;
+import dev.logrouter.core.journal.JournalConfig;
+import dev.logrouter.core.journal.Overflow;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
+import dev.logrouter.core.sink.DeadLetterFile;
+import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.testing.Conditions;
 import dev.logrouter.core.testing.ManualClock;
+import dev.logrouter.core.util.Clock;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,6 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,9 +39,10 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real {@link FileSink} driven directly, as its sink thread would: events filled like a source fills a ring
- * slot and parsed by the real {@link SyslogHeaderParser}, time from a manual clock the test advances, files in a
- * {@code @TempDir}.
+ * A real file sink ({@link FileSinkConfig#create}: {@link FileEncoder} and {@link FileDelivery}) driven directly, as
+ * its sink thread would: events filled like a source fills a ring slot and parsed by the real
+ * {@link SyslogHeaderParser}, time from a manual clock the test advances, files in a {@code @TempDir}. With
+ * {@code buffer: journal} the journal and its delivery thread are real too.
  */
 class FileSinkTest {
 
@@ -41,6 +52,8 @@ class FileSinkTest {
     /** Every event is received 5 s after its stamp, so the year of a legacy stamp is 2026. */
     private static final long RECEIVED = Instant.parse("2026-03-01T10:00:05Z").toEpochMilli();
     private static final String PEER = "192.0.2.7";
+    private static final byte[] PEER_BYTES = PEER.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SOURCE_NAME = "net-in".getBytes(StandardCharsets.US_ASCII);
 
     /** Clock origins: zero, an arbitrary negative reading and one about to wrap (System.nanoTime allows both). */
     private static final long NEGATIVE_ORIGIN = -3_600_000_000_000L;
@@ -55,7 +68,7 @@ class FileSinkTest {
     private MetricGroup metrics;
     private final LogEvent slot = new LogEvent();
     private final SyslogHeaderParser parser = new SyslogHeaderParser(ZoneOffset.UTC);
-    private final List<FileSink> sinks = new ArrayList<>();
+    private final List<Sink> sinks = new ArrayList<>();
 
     @BeforeEach
     void setUp() {
@@ -65,8 +78,8 @@ class FileSinkTest {
     }
 
     @AfterEach
-    void closeSinks() throws IOException {
-        for (FileSink s : sinks) {
+    void closeSinks() throws Exception {
+        for (Sink s : sinks) {
             s.close();
         }
     }
@@ -74,8 +87,8 @@ class FileSinkTest {
     // ------------------------------------------------------------------ paths and lines
 
     @Test
-    void linesLandInTheTemplatedFileOnlyAfterFlush() throws IOException {
-        FileSink sink = sink(cfg());
+    void linesLandInTheTemplatedFileOnlyAfterFlush() throws Exception {
+        Sink sink = sink(cfg());
 
         append(sink, bsd("host1", "prog[7]: hello"));
         append(sink, bsd("host1", "prog[7]: world"));
@@ -91,9 +104,9 @@ class FileSinkTest {
     }
 
     @Test
-    void theDefaultLineIsSyslogNgsFileFormat() throws IOException {
+    void theDefaultLineIsSyslogNgsFileFormat() throws Exception {
         assertThat(declaredDefault("template")).isEqualTo("\"${DATE} ${HOST} ${MSGHDR}${MSG}\\n\"");
-        FileSink sink = sink(cfg());
+        Sink sink = sink(cfg());
 
         append(sink, bsd("host1", "prog[7]: hello"));
         append(sink, bsd("host1", "prog: no pid"));
@@ -107,26 +120,31 @@ class FileSinkTest {
                 .containsExactly("Mar  1 10:00:00 host1 no program");
     }
 
+    /**
+     * A record is its path (2-byte length, then the path) and its line: append counts all of it (batch-bytes, the
+     * {@code bytes} counter); the file gets the line's bytes exactly.
+     */
     @Test
-    void appendReturnsTheBytesOfTheRenderedLine() throws IOException {
-        FileSink sink = sink(cfg());
+    void appendReturnsTheBytesOfTheRecordWhichIsThePathAndTheRenderedLine() throws Exception {
+        Sink sink = sink(cfg());
 
         long ascii = append(sink, bsd("host1", "prog[7]: hello"));
         long utf8 = append(sink, bsd("host1", "prog[7]: h\u00e9llo w\u00f6rld \u2603"));
         sink.flush();
 
+        int path = 2 + (base + "/host1/prog.log").getBytes(StandardCharsets.UTF_8).length;
         String first = "Mar  1 10:00:00 host1 prog[7]: hello\n";
         String second = "Mar  1 10:00:00 host1 prog[7]: h\u00e9llo w\u00f6rld \u2603\n";
-        assertThat(ascii).isEqualTo(first.getBytes(StandardCharsets.UTF_8).length).isEqualTo(37);
-        assertThat(utf8).isEqualTo(second.getBytes(StandardCharsets.UTF_8).length)
+        assertThat(ascii - path).isEqualTo(first.getBytes(StandardCharsets.UTF_8).length).isEqualTo(37);
+        assertThat(utf8 - path).isEqualTo(second.getBytes(StandardCharsets.UTF_8).length)
                 .isGreaterThan(second.length());
-        assertThat(Files.size(base.resolve("host1").resolve("prog.log"))).isEqualTo(ascii + utf8);
+        assertThat(Files.size(base.resolve("host1").resolve("prog.log"))).isEqualTo(ascii + utf8 - 2 * path);
     }
 
     @Test
-    void directoriesAreCreatedOnDemand() throws IOException {
+    void directoriesAreCreatedOnDemand() throws Exception {
         assertThat(tmp.resolve("root")).doesNotExist();
-        FileSink sink = sink(cfg().path(base + "/${HOST}/${YEAR}/${MONTH}/${PROGRAM}.log"));
+        Sink sink = sink(cfg().path(base + "/${HOST}/${YEAR}/${MONTH}/${PROGRAM}.log"));
 
         append(sink, bsd("host1", "prog: hello"));
         sink.flush();
@@ -137,11 +155,11 @@ class FileSinkTest {
     }
 
     @Test
-    void appendsToAnExistingFileAndKeepsItsContent() throws IOException {
+    void appendsToAnExistingFileAndKeepsItsContent() throws Exception {
         Path file = base.resolve("host1").resolve("prog.log");
         Files.createDirectories(file.getParent());
         Files.writeString(file, "old line\n");
-        FileSink sink = sink(cfg());
+        Sink sink = sink(cfg());
 
         append(sink, bsd("host1", "prog: new line"));
         sink.flush();
@@ -151,8 +169,8 @@ class FileSinkTest {
     }
 
     @Test
-    void closeFlushesPendingLines() throws IOException {
-        FileSink sink = sink(cfg());
+    void closeFlushesPendingLines() throws Exception {
+        Sink sink = sink(cfg());
         append(sink, bsd("host1", "prog: one"));
         append(sink, bsd("host2", "prog: two"));
         assertThat(content(base.resolve("host1").resolve("prog.log"))).isEmpty();
@@ -167,8 +185,8 @@ class FileSinkTest {
     // ------------------------------------------------------------------ hostile values and templates
 
     @Test
-    void aLegacyHostOfDotDotSlashesStaysOneComponentUnderTheBase() throws IOException {
-        FileSink sink = sink(cfg());
+    void aLegacyHostOfDotDotSlashesStaysOneComponentUnderTheBase() throws Exception {
+        Sink sink = sink(cfg());
 
         append(sink, "<13>Mar  1 10:00:00 ../../etc prog: x", LogEvent.FORMAT_RFC3164);
         assertThat(slot.hasFlag(LogEvent.FLAG_PARSE_ERROR)).isFalse();
@@ -183,8 +201,8 @@ class FileSinkTest {
     }
 
     @Test
-    void anIetfHostOfDotDotAndAProgramWithSlashesAndControlBytesAreNeutralised() throws IOException {
-        FileSink sink = sink(cfg());
+    void anIetfHostOfDotDotAndAProgramWithSlashesAndControlBytesAreNeutralised() throws Exception {
+        Sink sink = sink(cfg());
 
         append(sink, "<13>1 2026-03-01T10:00:00Z .. a/../b\u0001c\u007f 7 - - hi", LogEvent.FORMAT_RFC5424);
         assertThat(slot.hasFlag(LogEvent.FLAG_PARSE_ERROR)).isFalse();
@@ -202,12 +220,12 @@ class FileSinkTest {
 
     @Test
     void theBaseDirectoryIsTheLiteralDirectoryBeforeTheFirstMacro() {
-        assertThat(FileSink.baseDirectory(base + "/${HOST}/../../../outside.log")).isEqualTo(base);
-        assertThat(FileSink.baseDirectory(base + "/app-${HOST}.log")).isEqualTo(base);
-        assertThat(FileSink.baseDirectory(base + "/./x/../${HOST}.log")).isEqualTo(base);
-        assertThat(FileSink.baseDirectory(base + "/all.log")).isEqualTo(base);
-        assertThat(FileSink.baseDirectory("/${HOST}.log")).isEqualTo(Path.of("/"));
-        assertThat(FileSink.baseDirectory("logs/${HOST}.log"))
+        assertThat(FileDelivery.baseDirectory(base + "/${HOST}/../../../outside.log")).isEqualTo(base);
+        assertThat(FileDelivery.baseDirectory(base + "/app-${HOST}.log")).isEqualTo(base);
+        assertThat(FileDelivery.baseDirectory(base + "/./x/../${HOST}.log")).isEqualTo(base);
+        assertThat(FileDelivery.baseDirectory(base + "/all.log")).isEqualTo(base);
+        assertThat(FileDelivery.baseDirectory("/${HOST}.log")).isEqualTo(Path.of("/"));
+        assertThat(FileDelivery.baseDirectory("logs/${HOST}.log"))
                 .isEqualTo(Path.of("logs").toAbsolutePath().normalize());
     }
 
@@ -215,9 +233,9 @@ class FileSinkTest {
     @ParameterizedTest
     @ValueSource(strings = {"${HOST}/../../../../{tmp}-outside.log", "${HOST}/../../sibling.log", "${HOST}/.."})
     void aLiteralPartThatLeavesTheBaseIsRefusedCountedAndWrittenToInvalidPathLog(String relative)
-            throws IOException {
+            throws Exception {
         String template = base + "/" + relative.replace("{tmp}", tmp.getFileName().toString());
-        FileSink sink = sink(cfg().path(template));
+        Sink sink = sink(cfg().path(template));
 
         append(sink, bsd("host1", "prog: one"));
         append(sink, bsd("host2", "prog: two"));
@@ -235,8 +253,8 @@ class FileSinkTest {
     }
 
     @Test
-    void aLiteralDotDotThatStaysInsideTheBaseIsAccepted() throws IOException {
-        FileSink sink = sink(cfg().path(base + "/${HOST}/../shared.log"));
+    void aLiteralDotDotThatStaysInsideTheBaseIsAccepted() throws Exception {
+        Sink sink = sink(cfg().path(base + "/${HOST}/../shared.log"));
 
         append(sink, bsd("host1", "prog: one"));
         append(sink, bsd("host2", "prog: two"));
@@ -249,9 +267,9 @@ class FileSinkTest {
     }
 
     @Test
-    void aPathTheFileSystemCannotTakeGoesToInvalidPathLogInsteadOfStallingTheSink() throws IOException {
+    void aPathTheFileSystemCannotTakeGoesToInvalidPathLogInsteadOfStallingTheSink() throws Exception {
         // two 255-byte values make one 510-byte file name (ENAMETOOLONG); a file where a directory should be
-        FileSink sink = sink(cfg().path(base + "/${HOST}/${HOST}${PROGRAM}.log"));
+        Sink sink = sink(cfg().path(base + "/${HOST}/${HOST}${PROGRAM}.log"));
         Files.createDirectories(base);
         Files.writeString(base.resolve("blocker"), "a file, not a directory\n");
         String longHost = "h".repeat(300);
@@ -269,9 +287,27 @@ class FileSinkTest {
         assertAllFilesUnderBase();
     }
 
+    /** A record holds a path of up to 64 KiB; a longer one (no file system takes it) is refused like one. */
+    @Test
+    void aPathLongerThanARecordHoldsGoesToInvalidPathLog() throws Exception {
+        // 300 HOSTs of 255 bytes: 76,500 bytes
+        Sink sink = sink(cfg().path(base + "/" + "${HOST}".repeat(300) + ".log"));
+        String longHost = "h".repeat(255);
+
+        append(sink, bsd(longHost, "prog: too-long"));
+        append(sink, bsd("short", "prog: refused by the file system")); // a 1,504-byte name: ENAMETOOLONG
+        sink.flush();
+
+        assertThat(metrics.value("rejectedPaths")).isEqualTo(2);
+        assertThat(lines(base.resolve("invalid-path.log"))).containsExactly(
+                "Mar  1 10:00:00 " + longHost + " prog: too-long",
+                "Mar  1 10:00:00 short prog: refused by the file system");
+        assertAllFilesUnderBase();
+    }
+
     @Test
     void tickClosesIdleFilesWithoutFurtherTraffic() throws Exception {
-        FileSink sink = sink(cfg().idleClose("1s"));
+        Sink sink = sink(cfg().idleClose("1s"));
         append(sink, bsd("host1", "prog: only"));
         sink.flush();
         clock.advance(Duration.ofSeconds(2));
@@ -283,8 +319,8 @@ class FileSinkTest {
     // ------------------------------------------------------------------ open-file cache
 
     @Test
-    void beyondMaxOpenFilesTheLeastRecentlyUsedIsClosedAndNoLineIsLost() throws IOException {
-        FileSink sink = sink(cfg().maxOpenFiles(2));
+    void beyondMaxOpenFilesTheLeastRecentlyUsedIsClosedAndNoLineIsLost() throws Exception {
+        Sink sink = sink(cfg().maxOpenFiles(2));
 
         append(sink, bsd("a", "prog: a1"));
         append(sink, bsd("b", "prog: b1"));
@@ -310,9 +346,9 @@ class FileSinkTest {
 
     @ParameterizedTest
     @ValueSource(longs = {0L, NEGATIVE_ORIGIN, WRAPPING_ORIGIN})
-    void anIdleFileIsClosedAndALaterLineReopensItAndAppends(long origin) throws IOException {
+    void anIdleFileIsClosedAndALaterLineReopensItAndAppends(long origin) throws Exception {
         clock = new ManualClock(origin);
-        FileSink sink = sink(cfg().idleClose("1s"));
+        Sink sink = sink(cfg().idleClose("1s"));
         Path file = base.resolve("host1").resolve("prog.log");
 
         append(sink, bsd("host1", "prog: first"));
@@ -334,9 +370,9 @@ class FileSinkTest {
 
     @ParameterizedTest
     @ValueSource(longs = {0L, NEGATIVE_ORIGIN, WRAPPING_ORIGIN})
-    void aFileWrittenWithinIdleCloseStaysOpen(long origin) throws IOException {
+    void aFileWrittenWithinIdleCloseStaysOpen(long origin) throws Exception {
         clock = new ManualClock(origin);
-        FileSink sink = sink(cfg().idleClose("1s"));
+        Sink sink = sink(cfg().idleClose("1s"));
 
         for (int i = 0; i < 5; i++) {
             append(sink, bsd("host1", "prog: line " + i));
@@ -352,8 +388,8 @@ class FileSinkTest {
     // ------------------------------------------------------------------ fsync
 
     @Test
-    void fsyncBatchSyncsOnEveryFlushWithData() throws IOException {
-        FileSink sink = sink(cfg().fsync(FsyncPolicy.batch));
+    void fsyncBatchSyncsOnEveryFlushWithData() throws Exception {
+        Sink sink = sink(cfg().fsync(FsyncPolicy.batch));
 
         append(sink, bsd("host1", "prog: one"));
         sink.flush();
@@ -377,8 +413,8 @@ class FileSinkTest {
     }
 
     @Test
-    void fsyncNeverNeverSyncs() throws IOException {
-        FileSink sink = sink(cfg().fsync(FsyncPolicy.never).maxOpenFiles(1).idleClose("1s"));
+    void fsyncNeverNeverSyncs() throws Exception {
+        Sink sink = sink(cfg().fsync(FsyncPolicy.never).maxOpenFiles(1).idleClose("1s"));
 
         for (int i = 0; i < 3; i++) {
             append(sink, bsd("host" + i, "prog: line"));
@@ -395,9 +431,9 @@ class FileSinkTest {
 
     @ParameterizedTest
     @ValueSource(longs = {0L, NEGATIVE_ORIGIN, WRAPPING_ORIGIN})
-    void fsyncIntervalSyncsAtMostOncePerInterval(long origin) throws IOException {
+    void fsyncIntervalSyncsAtMostOncePerInterval(long origin) throws Exception {
         clock = new ManualClock(origin);
-        FileSink sink = sink(cfg().fsync(FsyncPolicy.interval).fsyncInterval("1s"));
+        Sink sink = sink(cfg().fsync(FsyncPolicy.interval).fsyncInterval("1s"));
 
         // within the first second: data on every flush, but no more than one fsync
         for (int i = 0; i < 3; i++) {
@@ -429,10 +465,134 @@ class FileSinkTest {
         assertThat(lines(base.resolve("host1").resolve("prog.log"))).hasSize(5);
     }
 
+    // ------------------------------------------------------------------ buffer: memory and journal
+
+    /**
+     * The memory path is the core fast path: once the file is open and its buffer has grown, appending (encode the
+     * record, find the file, copy the line) allocates nothing per event; only a flush allocates (one ByteBuffer per
+     * file written).
+     */
+    @Test
+    void aWarmMemorySinkAllocatesNothingPerEvent() throws Exception {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
+        Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported()
+                && threads.isThreadAllocatedMemoryEnabled());
+        Sink sink = sink(cfg());
+        byte[][] raws = {
+            bsd("host1", "prog[7]: request served in 12 ms").getBytes(StandardCharsets.UTF_8),
+            bsd("host1", "prog[7]: request failed, status=503").getBytes(StandardCharsets.UTF_8),
+            bsd("host2", "other: a line for another file").getBytes(StandardCharsets.UTF_8),
+        };
+        for (int i = 0; i < 20_000; i++) {
+            fill(raws[i % 3], LogEvent.FORMAT_RFC3164);
+            sink.append(slot);
+            if (i % 1000 == 999) {
+                sink.flush();
+            }
+        }
+        long tid = Thread.currentThread().getId();
+        long before = threads.getThreadAllocatedBytes(tid);
+        for (int i = 0; i < 3_000; i++) {
+            fill(raws[i % 3], LogEvent.FORMAT_RFC3164);
+            sink.append(slot);
+            if (i % 1000 == 999) {
+                sink.flush(); // as in the warm-up: the files' buffers do not grow
+            }
+        }
+        long allocated = threads.getThreadAllocatedBytes(tid) - before;
+        // the measurement and 3 flushes of 2 files allocate a little; 3000 events with any per-event object would
+        // exceed it
+        assertThat(allocated).isLessThan(3_000);
+        // two of every three events go to host1/prog.log: 13,334 of the first 20,000 and 2,000 of the last 3,000
+        assertThat(lines(base.resolve("host1").resolve("prog.log"))).hasSize(13_334 + 2_000);
+    }
+
+    /**
+     * buffer: journal. Every line reaches its file exactly once, in order. A backlog journaled while no file can be
+     * opened (the base directory is a regular file, so even invalid-path.log cannot be) stays in the journal across
+     * a close; a new sink on the same journal delivers it once the base directory can be created, and the lines
+     * appended after it.
+     */
+    @Test
+    void aJournaledSinkDeliversEachLineOnceAndKeepsWhatItCannotWriteAcrossARestart() throws Exception {
+        Path out = tmp.resolve("journaled");
+        Cfg journaled = new Cfg().path(out + "/${HOST}/${PROGRAM}.log").journal(tmp.resolve("journal"));
+        Files.writeString(out, "a file where the base directory should be\n");
+
+        MetricGroup first = new MetricGroup("Sink", "t");
+        Sink blocked = sink(journaled, first, Clock.SYSTEM);
+        blocked.start();
+        for (int i = 0; i < 200; i++) {
+            append(blocked, bsd("h" + (i % 2), "app: line " + i));
+            if (i % 100 == 99) {
+                blocked.flush(); // a journal commit: returns although no file can be opened
+            }
+        }
+        assertThat(first.value("backlogRecords")).isEqualTo(200);
+        assertThat(Conditions.await(() -> first.value("deliveryFailures") > 0, Duration.ofSeconds(30)))
+                .as("the delivery thread tried and failed").isTrue();
+        blocked.close(); // drain-timeout 200 ms: the backlog stays in the journal
+        sinks.remove(blocked);
+        assertThat(first.value("delivered")).isZero();
+        assertThat(out).isRegularFile();
+
+        MetricGroup second = new MetricGroup("Sink", "t");
+        Sink sink = sink(journaled, second, Clock.SYSTEM);
+        sink.start();
+        assertThat(second.value("backlogRecords")).isEqualTo(200);
+        assertThat(Conditions.await(() -> second.value("deliveryFailures") > 0, Duration.ofSeconds(30))).isTrue();
+        Files.delete(out); // the problem goes away while the sink runs
+        for (int i = 200; i < 300; i++) {
+            append(sink, bsd("h" + (i % 2), "app: line " + i));
+        }
+        sink.flush();
+        assertThat(Conditions.await(() -> second.value("delivered") == 300, Duration.ofSeconds(30)))
+                .as("delivered: " + second.value("delivered")).isTrue();
+        sink.close();
+        sinks.remove(sink);
+
+        for (int h = 0; h < 2; h++) {
+            List<String> expected = new ArrayList<>();
+            for (int i = h; i < 300; i += 2) {
+                expected.add("Mar  1 10:00:00 h" + h + " app: line " + i);
+            }
+            assertThat(lines(out.resolve("h" + h).resolve("app.log"))).containsExactlyElementsOf(expected);
+        }
+        assertThat(out.resolve(FileDelivery.INVALID_PATH_FILE)).doesNotExist();
+        assertThat(second.value("backlogRecords")).isZero();
+    }
+
+    /** A record that is not the encoder's framing (a journal another sink wrote) is dead-lettered, not written. */
+    @Test
+    void aRecordThatIsNotAFileRecordIsDeadLettered() throws Exception {
+        Path dead = tmp.resolve("dead.jsonl");
+        FileDelivery delivery = new FileDelivery(cfg().build(), clock, metrics,
+                new DeadLetterFile("t", dead.toString(), metrics));
+        byte[] syslog = bsd("host1", "prog: framed for a syslog relay").getBytes(StandardCharsets.UTF_8);
+
+        delivery.add(syslog, 0, syslog.length);
+        delivery.add(syslog, 0, 1);
+        delivery.flush();
+        delivery.close();
+
+        assertThat(metrics.value("deadLettered")).isEqualTo(2);
+        assertThat(lines(dead)).hasSize(2).allMatch(l -> l.contains("not a file-sink record"));
+        assertThat(metrics.value("filesOpened")).isZero();
+    }
+
     // ------------------------------------------------------------------ helpers
 
-    private FileSink sink(Cfg c) {
-        FileSink s = new FileSink(c.build(), ZoneOffset.UTC, clock, metrics);
+    private Sink sink(Cfg c) {
+        return sink(c, metrics, clock);
+    }
+
+    /** Built as the pipeline builds it: the config's {@code create} with the sink's context. */
+    private Sink sink(Cfg c, MetricGroup group, Clock sinkClock) {
+        FileSinkConfig cfg = c.build();
+        Sink s = cfg.create(new SinkContext("t", ZoneOffset.UTC, sinkClock, group,
+                new DeadLetterFile("t", tmp.resolve("dead-letter.jsonl").toString(), group)));
         sinks.add(s);
         return s;
     }
@@ -446,21 +606,24 @@ class FileSinkTest {
         return "<13>Mar  1 10:00:00 " + host + " " + tagAndMessage;
     }
 
-    private long append(FileSink sink, String raw) throws IOException {
+    private long append(Sink sink, String raw) throws Exception {
         return append(sink, raw, LogEvent.FORMAT_RFC3164);
     }
 
     /** Fills the one reused event as a source does, parses it and appends it. */
-    private long append(FileSink sink, String raw, byte formatHint) throws IOException {
+    private long append(Sink sink, String raw, byte formatHint) throws Exception {
+        fill(raw.getBytes(StandardCharsets.UTF_8), formatHint);
+        return sink.append(slot);
+    }
+
+    /** The reused event as a source fills it (allocating nothing), parsed. */
+    private void fill(byte[] raw, byte formatHint) {
         slot.clear();
-        byte[] b = raw.getBytes(StandardCharsets.UTF_8);
-        slot.setRaw(b, 0, b.length);
-        byte[] peer = PEER.getBytes(StandardCharsets.US_ASCII);
-        slot.setPeer(peer, 0, peer.length);
-        slot.setSource(1, "net-in".getBytes(StandardCharsets.US_ASCII), formatHint, 1L);
+        slot.setRaw(raw, 0, raw.length);
+        slot.setPeer(PEER_BYTES, 0, PEER_BYTES.length);
+        slot.setSource(1, SOURCE_NAME, formatHint, 1L);
         slot.setReceivedMillis(RECEIVED);
         parser.parse(slot);
-        return sink.append(slot);
     }
 
     private static String content(Path file) throws IOException {
@@ -496,6 +659,8 @@ class FileSinkTest {
         private TimeSpan fsyncInterval = TimeSpan.parse("1s");
         private int maxOpenFiles = 256;
         private TimeSpan idleClose = TimeSpan.parse("60s");
+        private Buffer buffer = Buffer.memory;
+        private JournalConfig journal = JournalConfig.defaults().withFreeDiskReserve(0);
 
         Cfg path(String p) {
             this.path = p;
@@ -522,9 +687,17 @@ class FileSinkTest {
             return this;
         }
 
+        /** {@code buffer: journal} in {@code dir}. */
+        Cfg journal(Path dir) {
+            this.buffer = Buffer.journal;
+            this.journal = journal.withDir(dir.toString());
+            return this;
+        }
+
         FileSinkConfig build() {
             return new FileSinkConfig("t", path, template, 1000, null, ByteSize.parse("1MiB"),
-                    TimeSpan.parse("250ms"), -1, null, fsync, fsyncInterval, maxOpenFiles, idleClose);
+                    TimeSpan.parse("250ms"), -1, null, fsync, fsyncInterval, maxOpenFiles, idleClose, buffer,
+                    journal, TimeSpan.parse("200ms"), Overflow.block, null);
         }
     }
 }

@@ -5,10 +5,11 @@ import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.OpenFiles;
-import dev.logrouter.core.sink.Sink;
+import dev.logrouter.core.sink.SinkDelivery;
+import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.PathKey;
-import dev.logrouter.core.template.PathValueEscaper;
 import dev.logrouter.core.template.Template;
+import dev.logrouter.core.template.ValueEscaper;
 import dev.logrouter.core.util.Clock;
 
 import java.io.IOException;
@@ -18,34 +19,51 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes each event as a line (the line template) to the file its path template names. Lines are
- * buffered per file and written with one {@code write} per file per batch; files stay open in an LRU
- * cache of {@code max-open-files}, are closed after {@code idle-close}, and their directories are
- * created on demand.
+ * The delivery half of the file sink: each record ({@link FileEncoder}: a rendered path and a line) is appended to
+ * its file's buffer; a flush writes each buffer with one {@code write} per file and fsyncs per policy. Files stay
+ * open in an LRU cache of {@code max-open-files} ({@link OpenFiles}), are closed after {@code idle-close}, and their
+ * directories are created on demand.
  *
- * <p>Path safety: every value substituted into the path goes through {@link PathValueEscaper}, so it
- * stays inside one path component; the base directory is the template's text before its first macro,
- * and a rendered path that still normalises outside it (only possible through the literal text) is
- * refused, counted and written to {@code <base>/invalid-path.log} instead.
+ * <p>Finding a record's file allocates nothing: the record's path is compared in place with the last one (consecutive
+ * records mostly share a file); a different path is looked up in the {@link OpenFiles} cache, which renders keys from
+ * an event, so the path is copied into a scratch event whose MSG it is (a template {@code ${MSG}} written unescaped:
+ * the encoder escaped the values already). Only a path not open yet costs a key, a String and a {@link Path}. The
+ * line is copied once, from the record into its file's buffer.
  *
- * <p>Threads: every method runs on the sink's own thread.
+ * <p>Path safety: every value substituted into the path was escaped by the encoder
+ * ({@link dev.logrouter.core.template.PathValueEscaper}), so it stays inside one path component; the base directory
+ * is the path template's text before its first macro, and a path that still normalises outside it (only possible
+ * through the literal text, or a journal written under another {@code path}) is refused when the file is opened,
+ * counted ({@code rejectedPaths}) and its lines go to {@code <base>/invalid-path.log} instead; so does a path the
+ * file system refuses (name too long, a file where a directory should be, no permission). When even
+ * {@code invalid-path.log} cannot be opened (an unwritable base directory, a full disk), {@link #add} throws and is
+ * retried.
+ *
+ * <p>Threads: one thread calls every method: the sink's thread ({@code sink-<name>}) with {@code buffer: memory}, the
+ * journaled sink's delivery thread ({@code deliver-<name>}) with {@code buffer: journal}. The {@code openFiles} gauge
+ * is read from any thread.
  */
-public final class FileSink implements Sink {
+final class FileDelivery implements SinkDelivery {
 
-    /** Where lines go whose rendered path is refused, inside the base directory. */
+    /** Where lines go whose path is refused, inside the base directory. */
     static final String INVALID_PATH_FILE = "invalid-path.log";
 
     private final FileSinkConfig cfg;
-    private final Template lineTemplate;
     private final Path baseDir;
     private final Clock clock;
+    private final DeadLetterFile deadLetters;
 
     private final OpenFiles<OpenFile> files;
+    /** The scratch event through which {@link #files} looks a record's path up: MSG is the path. */
+    private final LogEvent pathEvent = new LogEvent();
+    /** The path of the last record and its file (null: none, or it was closed). */
+    private final ByteBuilder lastPath = new ByteBuilder(256);
+    private OpenFile last;
     private final List<OpenFile> dirty = new ArrayList<>();
     private long lastSyncNanos;
     private long lastSweepNanos;
@@ -56,13 +74,17 @@ public final class FileSink implements Sink {
     private final Counter fsyncs;
     private final Counter rejectedPaths;
 
-    public FileSink(FileSinkConfig cfg, ZoneId zone, Clock clock, MetricGroup metrics) {
+    /**
+     * @param deadLetters where a record that is not a file-sink record goes (a journal written by another sink type)
+     */
+    FileDelivery(FileSinkConfig cfg, Clock clock, MetricGroup metrics, DeadLetterFile deadLetters) {
         this.cfg = cfg;
-        // no rendered path is a NUL byte: the key of invalid-path.log cannot be taken by another path
-        this.files = new OpenFiles<>(Template.compile(cfg.path(), zone), PathValueEscaper.INSTANCE, new byte[] {0});
-        this.lineTemplate = Template.compile(cfg.template(), zone);
+        // the records' paths are escaped already: the cache renders them unchanged. No path is one NUL byte (it
+        // cannot be opened): the key of invalid-path.log cannot be taken by another path
+        this.files = new OpenFiles<>(Template.compile("${MSG}", ZoneOffset.UTC), ValueEscaper.NONE, new byte[] {0});
         this.baseDir = baseDirectory(cfg.path());
         this.clock = clock;
+        this.deadLetters = deadLetters;
         // nanoTime has an arbitrary origin (it may be negative): intervals count from the sink's start
         this.lastSyncNanos = clock.nanoTime();
         this.lastSweepNanos = this.lastSyncNanos;
@@ -80,24 +102,42 @@ public final class FileSink implements Sink {
         return Path.of(Template.literalDirectory(pathTemplate)).toAbsolutePath().normalize();
     }
 
+    /** Appends the record's line to its file's buffer, opening the file first when it is not open. */
     @Override
-    public long append(LogEvent event) throws IOException {
-        OpenFile f = fileFor(event);
-        int before = f.buffer.length();
-        lineTemplate.render(event, f.buffer);
+    public void add(byte[] record, int off, int len) throws IOException {
+        int pathLen = len < 2 ? -1 : FileEncoder.pathLength(record, off);
+        if (pathLen < 0 || pathLen > len - 2) {
+            deadLetters.write(null, "not a file-sink record (" + len + " bytes)", null, record, off, len);
+            return;
+        }
+        OpenFile f = fileFor(record, off + 2, pathLen);
+        int line = off + 2 + pathLen;
+        f.buffer.append(record, line, off + len - line);
         if (!f.dirty) {
             f.dirty = true;
             dirty.add(f);
         }
-        return f.buffer.length() - before;
     }
 
-    private OpenFile fileFor(LogEvent event) throws IOException {
-        OpenFile f = files.find(event);
-        if (f == null) {
-            f = open(files.probe().copy(), files.rendered());
-            files.remember(f);
+    private OpenFile fileFor(byte[] record, int pathOff, int pathLen) throws IOException {
+        if (last != null && lastPath.contentEquals(record, pathOff, pathLen)) {
+            return last;
         }
+        OpenFile f;
+        if (pathLen == 0) {
+            f = rejected(); // longer than a record holds: no file system takes it
+        } else {
+            pathEvent.setRaw(record, pathOff, pathLen);
+            pathEvent.setField(LogEvent.MSG, 0, pathLen);
+            f = files.find(pathEvent);
+            if (f == null) {
+                f = open(files.probe().copy(), files.rendered());
+                files.remember(f);
+            }
+        }
+        lastPath.reset();
+        lastPath.append(record, pathOff, pathLen);
+        last = f;
         return f;
     }
 
@@ -116,7 +156,7 @@ public final class FileSink implements Sink {
         } catch (FileSystemException e) {
             // this path can never be written (name too long, a file where a directory should be, no
             // permission): the line goes to invalid-path.log; if that fails too, the error propagates
-            // and the sink handler retries (a sink-wide problem such as a full disk)
+            // and is retried (a sink-wide problem such as a full disk)
             return rejected();
         }
     }
@@ -149,8 +189,7 @@ public final class FileSink implements Sink {
 
     /**
      * Writes out, syncs per policy and closes the file, and only then drops it from the cache: a write or sync that
-     * fails leaves it open, in the cache and with its lines in the batch, to be tried again (or given up with the
-     * batch).
+     * fails leaves it open, in the cache and with its lines pending, to be tried again (or given up with the batch).
      */
     private void closeFile(OpenFile f) throws IOException {
         if (f.dirty) {
@@ -163,9 +202,13 @@ public final class FileSink implements Sink {
             fsyncs.inc();
         }
         files.remove(f.key, f);
+        if (last == f) {
+            last = null;
+        }
         f.channel.close();
     }
 
+    /** Writes each file's pending lines, then syncs per policy and closes idle files. */
     @Override
     public void flush() throws IOException {
         long now = clock.nanoTime();
@@ -179,13 +222,13 @@ public final class FileSink implements Sink {
     }
 
     /**
-     * The handler gave the batch up (max-retries): each file's lines not yet written become one dead letter (target:
-     * the file), and the batch is empty.
+     * The caller gave the pending lines up (max-retries): each file's lines not yet written become one dead letter
+     * (target: the file), and nothing is pending.
      */
     @Override
-    public void deadLetterBatch(DeadLetterFile deadLetters, String reason) {
+    public void deadLetterPending(DeadLetterFile letters, String reason) {
         for (int i = 0; i < dirty.size(); i++) {
-            dirty.get(i).deadLetter(deadLetters, reason);
+            dirty.get(i).deadLetter(letters, reason);
         }
         dirty.clear();
     }
@@ -225,14 +268,17 @@ public final class FileSink implements Sink {
         });
     }
 
+    /**
+     * Syncs what was written (per policy) and closes every file. Pending lines are not written (the memory sink
+     * flushed before; a journaled sink delivers them again after its next start).
+     */
     @Override
     public void close() throws IOException {
-        IOException first = null;
-        try {
-            flush();
-        } catch (IOException e) {
-            first = e;
+        for (int i = 0; i < dirty.size(); i++) {
+            dirty.get(i).discard();
         }
+        dirty.clear();
+        IOException first = null;
         for (OpenFile f : List.copyOf(files.values())) {
             try {
                 closeFile(f);
@@ -246,6 +292,7 @@ public final class FileSink implements Sink {
             }
         }
         files.clear();
+        last = null;
         if (first != null) {
             throw first;
         }
