@@ -58,4 +58,11 @@ final class FileEncoder implements SinkEncoder {
     static int pathLength(byte[] record, int off) {
         return ((record[off] & 0xFF) << 8) | (record[off + 1] & 0xFF);
     }
+
+    /** The line: the record less its path and the path's length. */
+    @Override
+    public int payloadLength(byte[] record, int off, int len) {
+        int path = (record[off] & 0xFF) << 8 | (record[off + 1] & 0xFF);
+        return Math.max(0, len - 2 - path);
+    }
 }
