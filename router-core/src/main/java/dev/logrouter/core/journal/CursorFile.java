@@ -70,6 +70,19 @@ final class CursorFile implements Closeable {
                     bestAcked = acked;
                 }
             }
+            // both slots take their disk space now: an acknowledgement on a full disk must still be writable
+            ByteBuffer zeros = ByteBuffer.allocate(SLOT_BYTES);
+            for (int i = 0; i < 2; i++) {
+                long at = (long) i * SLOT_STRIDE;
+                if (ch.size() < at + SLOT_BYTES) {
+                    zeros.clear();
+                    long from = Math.max(at, ch.size());
+                    zeros.position((int) (from - at));
+                    while (zeros.hasRemaining()) {
+                        ch.write(zeros, at + zeros.position());
+                    }
+                }
+            }
             return new CursorFile(ch, bestGen, bestAcked);
         } catch (IOException | RuntimeException e) {
             ch.close();
