@@ -280,6 +280,61 @@ class RelayJournalTest {
         return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
     }
 
+    /**
+     * A damaged journal at start: a router journals 5,000 messages with the receiver down and stops; then the active
+     * segment is cut in the middle of a frame and a cursor slot is zeroed. A new router on the same journal starts (never refuses), counts the damage, and
+     * delivers exactly the messages before it, in order, and the ones sent after the start.
+     */
+    @Test
+    void aDamagedJournalAtStartIsCutCountedAndEverythingBeforeTheDamageDelivered() throws Exception {
+        int port = Ports.freeLoopbackPort();
+        Path local = dir.resolve("local-damaged.log");
+        String forward = ("{name: relay, type: syslog, hosts: [\"127.0.0.1:%d\"], buffer: journal, reconnect-delay: "
+                + "50ms, reconnect-delay-max: 200ms, drain-timeout: 100ms, journal: {dir: \"%s\", sync: batch, "
+                + "segment-size: 1MiB, free-disk-reserve: 0}}").formatted(port, dir.resolve("journal-damaged"));
+        Router first = localAndForward(local, forward);
+        send(first.boundAddress("in"), 1, 5_000, 0);
+        assertThat(TestClient.await(() -> TestClient.lines(local).size() >= 5_000, 60_000)).isTrue();
+        MetricGroup before = first.metrics().require("Sink", "relay");
+        assertThat(TestClient.await(() -> before.value("written") == 5_000, 30_000)).isTrue();
+        first.stop();
+        routers.remove(first);
+
+        Path journal = dir.resolve("journal-damaged");
+        Path segment;
+        try (var files = Files.list(journal)) {
+            segment = files.filter(f -> f.toString().endsWith(".seg")).sorted().reduce((a, b) -> b).orElseThrow();
+        }
+        long size = Files.size(segment);
+        try (var ch = java.nio.channels.FileChannel.open(segment, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(size * 2 / 3); // a torn tail: the cut lands inside a frame
+        }
+        try (var ch = java.nio.channels.FileChannel.open(journal.resolve("delivery.cursor"),
+                java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.allocate(20), 0); // slot 0 zeroed
+        }
+
+        Path received = dir.resolve("received-damaged.log");
+        receiver(port, received);
+        Path local2 = dir.resolve("local-damaged-2.log");
+        Router second = localAndForward(local2, forward);
+        MetricGroup relay = second.metrics().require("Sink", "relay");
+        assertThat(TestClient.await(() -> relay.value("recoveredBytes") > 0, 30_000)).as("bytes cut").isTrue();
+        assertThat(relay.value("corruptFrames")).as("damaged frames counted").isPositive();
+        assertThat(TestClient.await(() -> relay.value("delivered") > 0 && relay.value("backlogRecords") == 0,
+                60_000)).isTrue();
+        long kept = relay.value("delivered");
+        assertThat(kept).isBetween(1L, 4_999L);
+        send(second.boundAddress("in"), 1, 100, 5_000);
+        assertThat(TestClient.await(() -> TestClient.textLines(received).size() >= kept + 100, 60_000)).isTrue();
+        List<String> expected = new ArrayList<>(TestClient.textLines(local).subList(0, (int) kept));
+        for (int i = 5_000; i < 5_100; i++) {
+            expected.add("m 0 " + i);
+        }
+        assertThat(TestClient.textLines(received)).as("what was before the damage, in order, then the new ones")
+                .isEqualTo(expected);
+    }
+
     @Test
     void sigtermWhileTheReceiverIsDownKeepsEverythingForTheNextStart() throws Exception {
         int port = Ports.freeLoopbackPort();

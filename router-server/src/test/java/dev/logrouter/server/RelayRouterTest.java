@@ -340,6 +340,54 @@ class RelayRouterTest {
         assertThat(utf8Lines(a2)).as("after failback, all on the primary").hasSize(phase);
     }
 
+    /**
+     * A primary that accepts the connection and never reads: its socket buffers fill, a batch write stays pending;
+     * after write-timeout the connection is closed (writeFailures) and that batch, and all after it, go to the
+     * secondary: it gets a gapless, in-order tail up to the last message. The batches written before (into the
+     * stalled peer's kernel buffers) are lost: plain TCP's limit, which only RELP closes.
+     */
+    @Test
+    void aReceiverThatStopsReadingIsLeftAfterTheWriteTimeout() throws Exception {
+        try (java.net.ServerSocket stalled = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            stalled.setReceiveBufferSize(64 * 1024);
+            List<Socket> accepted = new ArrayList<>();
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        accepted.add(stalled.accept()); // kept open, never read
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test ended
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            Path b = dir.resolve("after-stall.log");
+            Router secondary = receiver("tcp", "127.0.0.1:0", b);
+            Router sender = sender("hosts: [\"127.0.0.1:" + stalled.getLocalPort() + "\", \""
+                    + secondary.boundAddress("in") + "\"], write-timeout: 500ms, failback-after: 1h, "
+                    + "reconnect-delay: 30s");
+            MetricGroup g = relay(sender);
+            int n = 100_000; // about 17 MB: more than the stalled connection's socket buffers hold
+            send(sender.boundAddress("in"), 1, n, c -> i -> rfc5424(1, i), true);
+            String last = rfc5424Fields(1, n - 1);
+            assertThat(TestClient.await(() -> utf8Lines(b).contains(last), 60_000))
+                    .as(() -> "secondary got " + TestClient.lines(b).size() + "; " + text(g, "hosts")).isTrue();
+            assertThat(g.value("writeFailures")).isPositive();
+            assertThat(g.value("failovers")).isEqualTo(1);
+            assertThat(text(g, "hosts")).contains("write-timeout");
+            List<String> got = utf8Lines(b);
+            int first = n - got.size();
+            assertThat(first).as("the stalled peer took some batches").isPositive();
+            for (int i = 0; i < got.size(); i++) {
+                assertThat(got.get(i)).isEqualTo(rfc5424Fields(1, first + i));
+            }
+            for (Socket s : accepted) {
+                s.close();
+            }
+        }
+    }
+
     @Test
     void aReceiverDownAtStartGetsEverythingOnceItListens() throws Exception {
         int port = Ports.freeLoopbackPort();

@@ -55,7 +55,7 @@ final class RelayConnector implements AutoCloseable {
     }
 
     /**
-     * Starts a connection to {@code to} (its name resolved now); the future completes with the channel once it can
+     * Starts a connection to {@code to} (its name resolved now, on the calling thread); the future completes with the channel once it can
      * take writes (TLS: handshake done), or exceptionally with the reason (the channel then closed).
      */
     CompletableFuture<Channel> connect(Destination to) {
@@ -76,7 +76,14 @@ final class RelayConnector implements AutoCloseable {
                 ch.pipeline().addLast(DropInbound.INSTANCE);
             }
         });
-        ChannelFuture connect = b.connect(to.host(), to.port());
+        // resolved here, on the calling (sink or delivery) thread: Netty would resolve a name with the blocking JDK
+        // resolver on the event loop, stalling the writes of the sink's other connections while DNS is slow
+        java.net.InetSocketAddress address = new java.net.InetSocketAddress(to.host(), to.port());
+        if (address.isUnresolved()) {
+            ready.completeExceptionally(new java.net.UnknownHostException(to.host() + ": name not resolved"));
+            return ready;
+        }
+        ChannelFuture connect = b.connect(address);
         connect.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
                 ready.completeExceptionally(f.cause());

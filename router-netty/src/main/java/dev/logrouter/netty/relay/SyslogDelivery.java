@@ -358,11 +358,17 @@ final class SyslogDelivery implements SinkDelivery {
         } else {
             f = ch.writeAndFlush(Unpooled.wrappedBuffer(batch.array(), 0, ends[count - 1]));
         }
+        long deadline = clock.nanoTime() + cfg.writeTimeout().nanos();
         try {
             while (!f.await(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS)) {
                 if (aborted) { // a forced stop: the batch's bytes must not be read after we return
                     ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
                     throw new IOException("sink stopping: the batch write to " + h.destination() + " did not end");
+                }
+                if (clock.nanoTime() - deadline > 0) { // closing fails the write: its bytes are not read after
+                    ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+                    return "write not done after write-timeout " + cfg.writeTimeout() + " (the receiver stopped "
+                            + "reading)";
                 }
             }
         } catch (InterruptedException ie) {

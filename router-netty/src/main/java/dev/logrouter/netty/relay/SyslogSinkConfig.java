@@ -64,6 +64,10 @@ public record SyslogSinkConfig(
         @Option(doc = "A connect (and TLS handshake) not done in this time fails and counts in connectFailures.",
                 defaultValue = "10s")
         TimeSpan connectTimeout,
+        @Option(doc = "A batch write not done in this time (the receiver stopped reading: its window stays full) "
+                + "fails like a broken connection: the connection is closed, counted in writeFailures, and the batch "
+                + "goes to the next live host.", defaultValue = "30s")
+        TimeSpan writeTimeout,
         @Option(doc = "First wait before a host that failed is tried again; doubled after each failure in a row.",
                 defaultValue = "200ms")
         TimeSpan reconnectDelay,
@@ -127,6 +131,9 @@ public record SyslogSinkConfig(
         }
         if (batchSize != null && batchSize < 1) {
             throw new IllegalArgumentException("batch-size must be >= 1, got " + batchSize);
+        }
+        if (writeTimeout != null && writeTimeout.millis() < 1) {
+            throw new IllegalArgumentException("write-timeout must be at least 1ms, got " + writeTimeout);
         }
         if (connectTimeout != null && connectTimeout.millis() < 1) {
             throw new IllegalArgumentException("connect-timeout must be at least 1ms");
