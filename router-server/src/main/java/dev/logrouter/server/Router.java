@@ -89,11 +89,6 @@ public final class Router {
         }
         List<SinkBinding> sinks = new ArrayList<>();
         JournalSpace journals = cfg.section(JournalsConfig.KEY, JournalsConfig.class).space();
-        MetricGroup journalMetrics = metrics.group("Journal", "all");
-        journalMetrics.gauge("journalBytes", "Bytes of every journaled sink's segment files together.",
-                journals::used);
-        journalMetrics.gauge("maxSizeBytes", "journal.max-size: the limit across journals (0: none).",
-                journals::maxTotal);
         for (SinkConfig sc : cfg.sinks()) {
             // one dead-letter file per sink, shared by the sink (items it can never write) and its handler (items
             // given up after max-retries)
@@ -101,6 +96,13 @@ public final class Router {
             Sink sink = sc.create(new SinkContext(sc.name(), zone, Clock.SYSTEM, metrics.group("Sink", sc.name()),
                     deadLetters, journals));
             sinks.add(new SinkBinding(sc.name(), sc.flushPolicy(), sink, sc.maxRetries(), deadLetters));
+        }
+        if (journals.journals() > 0) { // only a router with journaled sinks has these
+            MetricGroup journalMetrics = metrics.group("Journal", "all");
+            journalMetrics.gauge("journalBytes", "Bytes of every journaled sink's segment files together.",
+                    journals::used);
+            journalMetrics.gauge("maxSizeBytes", "journal.max-size: the limit across journals (0: none).",
+                    journals::maxTotal);
         }
         pipeline = new Pipeline(cfg.pipeline().resolveFieldLength(cfg.largestMessageSize()), parsers, serial,
                 PatternDbConfig.of(cfg).tick().millis(), sinks, metrics, Clock.SYSTEM);

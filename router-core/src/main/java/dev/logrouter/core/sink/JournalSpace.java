@@ -64,6 +64,11 @@ public final class JournalSpace {
         }
     }
 
+    /** How many sinks claimed a journal directory. */
+    public synchronized int journals() {
+        return claimed.size();
+    }
+
     /** A journal's size changed by {@code delta} bytes. */
     public void add(long delta) {
         used.addAndGet(delta);
