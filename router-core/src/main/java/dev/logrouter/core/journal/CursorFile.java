@@ -70,18 +70,25 @@ final class CursorFile implements Closeable {
                     bestAcked = acked;
                 }
             }
-            // both slots take their disk space now: an acknowledgement on a full disk must still be writable
+            // both slots take their disk space now: an acknowledgement on a full disk must still be writable.
+            // Best effort: on a disk already full the journal still opens (and drains what it holds)
             ByteBuffer zeros = ByteBuffer.allocate(SLOT_BYTES);
-            for (int i = 0; i < 2; i++) {
-                long at = (long) i * SLOT_STRIDE;
-                if (ch.size() < at + SLOT_BYTES) {
-                    zeros.clear();
-                    long from = Math.max(at, ch.size());
-                    zeros.position((int) (from - at));
-                    while (zeros.hasRemaining()) {
-                        ch.write(zeros, at + zeros.position());
+            try {
+                for (int i = 0; i < 2; i++) {
+                    long at = (long) i * SLOT_STRIDE;
+                    if (ch.size() < at + SLOT_BYTES) {
+                        zeros.clear();
+                        long from = Math.max(at, ch.size());
+                        zeros.position((int) (from - at));
+                        while (zeros.hasRemaining()) {
+                            ch.write(zeros, at + zeros.position());
+                        }
                     }
                 }
+            } catch (IOException e) {
+                System.getLogger(CursorFile.class.getName()).log(System.Logger.Level.WARNING, "cursor " + path
+                        + ": cannot reserve its second slot (" + e + "); acknowledgements may fail while the disk "
+                        + "is full");
             }
             return new CursorFile(ch, bestGen, bestAcked);
         } catch (IOException | RuntimeException e) {

@@ -236,7 +236,6 @@ public final class Journal implements AutoCloseable {
                 count++;
             }
             sizeOnDisk.set(size);
-            space.add(size);
             segments.set(count);
 
             if (acked + 1 < first.firstSeq) {
@@ -283,6 +282,7 @@ public final class Journal implements AutoCloseable {
             }
             writer = new JournalWriter(this, activeSegment, activeChannel, nextSeq, diskShort);
             reader = new JournalReader(this, cursor, start, acked);
+            space.add(sizeOnDisk.get()); // counted only once the open cannot fail any more
             if (rec.recoveredBytes > 0 || rec.quarantined > 0) {
                 LOG.log(Level.INFO, "journal " + dir + ": recovered; next sequence " + nextSeq + ", acknowledged "
                         + acked + ", " + count + " segments");

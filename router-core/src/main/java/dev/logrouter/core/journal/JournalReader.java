@@ -176,9 +176,9 @@ public final class JournalReader {
     }
 
     /**
-     * {@code overflow: drop-oldest}: acknowledges, without delivering them, the records of the oldest segment (all
-     * committed records when it is the only one), so that it is deleted and its room freed; then goes back to the
-     * record after the new cursor ({@link #rewind}).
+     * {@code overflow: drop-oldest}: acknowledges, without delivering them, the records of the oldest segment, so
+     * that it is deleted and its room freed; then goes back to the record after the new cursor ({@link #rewind}).
+     * Nothing when the oldest segment is the active one (it is never deleted: dropping would free nothing).
      *
      * @return the records dropped (0 when there were none)
      * @throws JournalFailedException writing the cursor or syncing the directory failed
@@ -189,7 +189,10 @@ public final class JournalReader {
             deleteAcknowledged(); // acknowledged before it was sealed: only its deletion was missing
             return 0;
         }
-        long target = head.next != null ? head.lastSeq : journal.committedSeq;
+        if (head.next == null) {
+            return 0; // only the active segment: it is never deleted, dropping would free nothing
+        }
+        long target = head.lastSeq;
         if (target <= acked) {
             return 0;
         }

@@ -73,6 +73,8 @@ public final class JournaledSink implements Sink {
     private volatile boolean dropRequested;
     /** The journal failed: the delivery thread ends at its next clean point so that the sink thread can reopen. */
     private volatile boolean reopenRequested;
+    /** The delivery was started (once: a delivery thread started again after a reopen does not start it again). */
+    private volatile boolean deliveryStarted;
     /** Records appended since the last commit that returned: appended again to a reopened journal. Sink thread. */
     private final ByteBuilder unsaved = new ByteBuilder(64 * 1024);
     private int[] unsavedEnds = new int[1024];
@@ -118,7 +120,7 @@ public final class JournaledSink implements Sink {
         this.encoder = encoder;
         this.delivery = delivery;
         this.dir = config.directory(name, space.baseDir());
-        space.claim(dir, name);
+        space.claim(dir, name, 2 * config.segmentSize().bytes());
         this.config = config;
         this.batchSize = batchSize;
         this.batchBytes = batchBytes;
@@ -377,6 +379,10 @@ public final class JournaledSink implements Sink {
             if (overflow == Overflow.block) {
                 throw full;
             }
+            if (overflow == Overflow.dropOldest) {
+                dropRequested = true;
+                LockSupport.unpark(deliverer);
+            }
             return;
         } catch (JournalFailedException failed) {
             journalFailed(failed);
@@ -393,6 +399,9 @@ public final class JournaledSink implements Sink {
     @Override
     public void tick() throws IOException {
         try {
+            if (journal.failed() && reopenAtNanos == 0) { // a reader-side failure, noticed while idle
+                journalFailed(new JournalFailedException("journal " + dir + " failed", journal.failure()));
+            }
             if (reopenAtNanos != 0 || replayPending) {
                 reopen();
             }
@@ -426,10 +435,18 @@ public final class JournaledSink implements Sink {
             return;
         }
         try {
+            if (replayPending && !journal.failed()) {
+                replayUnsaved(); // reopened earlier, the replay waited for room: once more
+                replayPending = false;
+            }
             journal.writer().commit();
             saved();
         } catch (JournalFailedException e) {
             journalFailed(e);
+        } catch (JournalFullException e) {
+            LOG.log(Level.ERROR, "sink " + name + ": at the stop the journal has no room for " + unsavedCount
+                    + " messages whose commit had failed before its reopen: they are lost (" + e.getMessage() + ")");
+            saved();
         } finally {
             stopping = true;
             if (journal.failed()) {
@@ -443,20 +460,26 @@ public final class JournaledSink implements Sink {
                 delivery.abort();
                 deliverer.join(10_000);
             }
-            delivery.close();
-            if (journal.failed() && unsavedCount > 0) {
-                try {
-                    journal.close();
-                    journal = Journal.open(dir, "delivery", config, clock, files, space);
-                    replayUnsaved();
-                } catch (IOException | JournalFullException e) {
-                    LOG.log(Level.ERROR, "sink " + name + ": the journal failed and reopening it at the stop "
-                            + "failed too (" + e + "): " + unsavedCount + " messages whose commit failed are lost");
+            try {
+                delivery.close();
+            } catch (Exception e) { // what it held is in the journal: delivered after the next start
+                LOG.log(Level.WARNING, "sink " + name + ": closing the delivery: " + e);
+            } finally {
+                if (journal.failed() && unsavedCount > 0) {
+                    try {
+                        journal.close();
+                        journal = Journal.open(dir, "delivery", config, clock, files, space);
+                        replayUnsaved();
+                    } catch (IOException | JournalFullException e) {
+                        LOG.log(Level.ERROR, "sink " + name + ": the journal failed and reopening it at the stop "
+                                + "failed too (" + e + "): " + unsavedCount + " messages whose commit failed are "
+                                + "lost");
+                    }
                 }
+                journal.close();
+                LOG.log(Level.INFO, "sink " + name + ": journal closed with " + journal.backlogRecords()
+                        + " records left to deliver at the next start");
             }
-            journal.close();
-            LOG.log(Level.INFO, "sink " + name + ": journal closed with " + journal.backlogRecords()
-                    + " records left to deliver at the next start");
         }
     }
 
@@ -465,7 +488,6 @@ public final class JournaledSink implements Sink {
         Batch batch = new Batch();
         long stopDeadline = 0;
         long backoff = MIN_BACKOFF_NANOS;
-        boolean started = false;
         long lastTick = System.nanoTime();
         JournalReader reader = journal.reader();
         while (!aborted) {
@@ -485,9 +507,9 @@ public final class JournaledSink implements Sink {
                 break;
             }
             try {
-                if (!started) {
+                if (!deliveryStarted) {
                     delivery.start();
-                    started = true;
+                    deliveryStarted = true;
                 }
                 if (batch.count == 0) {
                     reader.poll(batchSize, batchBytes, batch);
@@ -526,7 +548,7 @@ public final class JournaledSink implements Sink {
                         + "; retrying in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms");
                 // a deadline, not one park: every commit unparks this thread
                 long until = System.nanoTime() + backoff;
-                for (long left = backoff; left > 0 && !aborted && !stopping && !dropRequested && !reopenRequested;
+                for (long left = backoff; left > 0 && !aborted && !stopping && !actionable(batch);
                         left = until - System.nanoTime()) {
                     LockSupport.parkNanos(left);
                 }
@@ -544,20 +566,28 @@ public final class JournaledSink implements Sink {
      * after the cursor.
      */
     private void dropOldest(JournalReader reader, Batch batch) {
-        dropRequested = false;
         try {
             if (batch.count > 0) {
                 delivery.deadLetterPending(deadLetters, "overflow: drop-oldest (the journal was full)");
                 batch.clear();
             }
             long dropped = reader.dropOldest();
+            dropRequested = false; // only now: a request while the drop ran would drop a second segment
             overflowDropped.add(dropped);
-            LOG.log(Level.WARNING, "sink " + name + ": journal full: dropped " + dropped + " undelivered messages "
-                    + "of the oldest segment (overflow: drop-oldest)");
+            if (dropped > 0) {
+                LOG.log(Level.WARNING, "sink " + name + ": journal full: dropped " + dropped
+                        + " undelivered messages of the oldest segment (overflow: drop-oldest)");
+            }
         } catch (IOException e) {
+            dropRequested = false;
             lastDeliveryError = e.toString();
             LOG.log(Level.WARNING, "sink " + name + ": dropping the oldest segment failed: " + e);
         }
+    }
+
+    /** Whether a drop or reopen request can be acted on now (else the backoff wait must not end early for it). */
+    private boolean actionable(Batch batch) {
+        return reopenRequested && (batch.sent || batch.added == 0) || dropRequested && !batch.sent;
     }
 
     private long freeDisk() {

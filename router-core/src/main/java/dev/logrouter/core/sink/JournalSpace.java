@@ -16,6 +16,7 @@ public final class JournalSpace {
     private final long maxTotal;
     private final AtomicLong used = new AtomicLong();
     private final java.util.Map<Path, String> claimed = new java.util.HashMap<>();
+    private long minTotal;
 
     /** @param maxTotal the most bytes of all journals together; 0 for no limit */
     public JournalSpace(Path baseDir, long maxTotal) {
@@ -51,16 +52,25 @@ public final class JournalSpace {
     }
 
     /**
-     * Claims {@code dir} for {@code sink}'s journal.
+     * Claims {@code dir} for {@code sink}'s journal, which needs at least {@code minBytes} to work (two segments: the
+     * active one is never deleted).
      *
-     * @throws IllegalArgumentException another sink of this router claimed it
+     * @throws IllegalArgumentException another sink of this router claimed it, or {@code max-size} cannot hold every
+     *                                  claimed journal's minimum (appends would be refused for good)
      */
-    public synchronized void claim(Path dir, String sink) {
+    public synchronized void claim(Path dir, String sink, long minBytes) {
         Path key = dir.toAbsolutePath().normalize();
         String other = claimed.putIfAbsent(key, sink);
         if (other != null && !other.equals(sink)) {
             throw new IllegalArgumentException("sinks " + other + " and " + sink + " both keep their journal in "
                     + key + ": give each its own journal.dir");
+        }
+        if (other == null) {
+            minTotal += minBytes;
+        }
+        if (maxTotal > 0 && minTotal > maxTotal) {
+            throw new IllegalArgumentException("journal.max-size (" + maxTotal + " bytes) is less than the journaled "
+                    + "sinks need together (" + minTotal + " bytes: twice each one's segment-size)");
         }
     }
 
