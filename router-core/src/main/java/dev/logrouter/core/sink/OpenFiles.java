@@ -57,6 +57,14 @@ public final class OpenFiles<F> {
         return paths.find(event);
     }
 
+    /**
+     * As {@link #find(LogEvent)} for a path already rendered ({@code prefix} then {@code b[off, off + len)}), as a
+     * journaled record holds it: no template is rendered.
+     */
+    public F find(byte[] prefix, byte[] b, int off, int len) {
+        return paths.find(prefix, b, off, len);
+    }
+
     /** The path {@link #find} did not find, valid until the next call ({@code copy()} it to keep it). */
     public PathKey probe() {
         return paths.probe();

@@ -55,6 +55,24 @@ public final class ByteBuilder {
     }
 
     /** Appends a non-negative or negative decimal number without allocating. */
+    /** Appends {@code v} as four bytes, big-endian (a length in a binary record). */
+    public ByteBuilder appendInt(int v) {
+        return append((byte) (v >>> 24)).append((byte) (v >>> 16)).append((byte) (v >>> 8)).append((byte) v);
+    }
+
+    /** Writes {@code v} big-endian into {@code b[at, at + 4)}. */
+    public static void setInt(byte[] b, int at, int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
+    }
+
+    /** The big-endian int at {@code b[at, at + 4)}. */
+    public static int getInt(byte[] b, int at) {
+        return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
+    }
+
     public ByteBuilder appendDecimal(long v) {
         if (v < 0) {
             if (v == Long.MIN_VALUE) {

@@ -52,6 +52,25 @@ public final class RenderedPaths<V> {
         return v;
     }
 
+    /**
+     * As {@link #find(LogEvent)} for a path rendered before (a journaled record's): {@code prefix} then
+     * {@code b[off, off + len)}, looked up without rendering the template.
+     */
+    public V find(byte[] prefix, byte[] b, int off, int len) {
+        path.reset();
+        path.append(prefix, 0, prefix.length);
+        path.append(b, off, len);
+        if (last != null && lastPath.contentEquals(path.array(), 0, path.length())) {
+            return last;
+        }
+        probe.set(path.array(), path.length());
+        V v = cache.get(probe);
+        if (v != null) {
+            remember(v);
+        }
+        return v;
+    }
+
     /** The path {@link #find} did not find, as a key valid until the next call ({@code copy()} it to store it). */
     public PathKey probe() {
         return probe;

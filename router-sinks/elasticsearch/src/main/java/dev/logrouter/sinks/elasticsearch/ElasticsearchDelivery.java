@@ -14,6 +14,7 @@ import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.SinkDelivery;
+import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.RenderedName;
 import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
@@ -165,7 +166,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
         int indexLength = r[p++] & 0xFF;
         String index = indexName.of(r, p, indexLength);
         p += indexLength;
-        int idLength = ElasticsearchEncoder.getInt(r, p);
+        int idLength = ByteBuilder.getInt(r, p);
         p += 4;
         int idAt = p;
         p += idLength;

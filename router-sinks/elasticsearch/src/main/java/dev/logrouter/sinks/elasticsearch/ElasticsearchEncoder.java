@@ -66,7 +66,7 @@ final class ElasticsearchEncoder implements SinkEncoder {
         if (out.length() == idAt + 4 && ids != null) {
             ids.next(out); // an id template that rendered empty still gets an id, so retries cannot duplicate
         }
-        setInt(out.array(), idAt, out.length() - idAt - 4);
+        ByteBuilder.setInt(out.array(), idAt, out.length() - idAt - 4);
 
         int documentAt = out.length();
         if (documentTemplate != null) {
@@ -84,21 +84,12 @@ final class ElasticsearchEncoder implements SinkEncoder {
         }
     }
 
-    static void setInt(byte[] b, int at, int v) {
-        b[at] = (byte) (v >>> 24);
-        b[at + 1] = (byte) (v >>> 16);
-        b[at + 2] = (byte) (v >>> 8);
-        b[at + 3] = (byte) v;
-    }
 
-    static int getInt(byte[] b, int at) {
-        return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
-    }
 
     /** The document: the record less the index name, the id and their lengths. */
     @Override
     public int payloadLength(byte[] record, int off, int len) {
         int idAt = off + 1 + (record[off] & 0xFF);
-        return len - (idAt + 4 - off) - getInt(record, idAt);
+        return len - (idAt + 4 - off) - ByteBuilder.getInt(record, idAt);
     }
 }

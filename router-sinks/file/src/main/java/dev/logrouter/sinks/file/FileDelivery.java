@@ -1,6 +1,5 @@
 package dev.logrouter.sinks.file;
 
-import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
@@ -30,9 +29,9 @@ import java.util.List;
  * directories are created on demand.
  *
  * <p>Finding a record's file allocates nothing: the record's path is compared in place with the last one (consecutive
- * records mostly share a file); a different path is looked up in the {@link OpenFiles} cache, which renders keys from
- * an event, so the path is copied into a scratch event whose MSG it is (a template {@code ${MSG}} written unescaped:
- * the encoder escaped the values already). Only a path not open yet costs a key, a String and a {@link Path}. The
+ * records mostly share a file); a different path is looked up by its bytes in the {@link OpenFiles} cache (no template
+ * rendered: the encoder escaped the values already). Only a path not open yet costs a key, a String and a
+ * {@link Path}. The
  * line is copied once, from the record into its file's buffer.
  *
  * <p>Path safety: every value substituted into the path was escaped by the encoder
@@ -53,14 +52,14 @@ final class FileDelivery implements SinkDelivery {
     /** Where lines go whose path is refused, inside the base directory. */
     static final String INVALID_PATH_FILE = "invalid-path.log";
 
+    private static final byte[] NO_PREFIX = new byte[0];
+
     private final FileSinkConfig cfg;
     private final Path baseDir;
     private final Clock clock;
     private final DeadLetterFile deadLetters;
 
     private final OpenFiles<OpenFile> files;
-    /** The scratch event through which {@link #files} looks a record's path up: MSG is the path. */
-    private final LogEvent pathEvent = new LogEvent();
     /** The path of the last record and its file (null: none, or it was closed). */
     private final ByteBuilder lastPath = new ByteBuilder(256);
     private OpenFile last;
@@ -127,9 +126,7 @@ final class FileDelivery implements SinkDelivery {
         if (pathLen == 0) {
             f = rejected(); // longer than a record holds: no file system takes it
         } else {
-            pathEvent.setRaw(record, pathOff, pathLen);
-            pathEvent.setField(LogEvent.MSG, 0, pathLen);
-            f = files.find(pathEvent);
+            f = files.find(NO_PREFIX, record, pathOff, pathLen);
             if (f == null) {
                 f = open(files.probe().copy(), files.rendered());
                 files.remember(f);

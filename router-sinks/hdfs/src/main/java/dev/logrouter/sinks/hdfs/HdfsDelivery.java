@@ -1,6 +1,5 @@
 package dev.logrouter.sinks.hdfs;
 
-import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
@@ -104,12 +103,8 @@ final class HdfsDelivery implements SinkDelivery {
     private final PathKey invalidKey;
     private final Set<PathKey> refused = new HashSet<>();
     private final OpenFiles<PartFile> files;
-    /**
-     * A record's relative path as an event's MSG, for {@link #files}: OpenFiles finds a path by rendering an event, so
-     * its template here is the path template's base directory (the literal text records leave out) and
-     * {@code ${MSG}}, unescaped (the encoder escaped the values): it renders the path the memory sink rendered.
-     */
-    private final LogEvent pathEvent = new LogEvent();
+    /** The path template's base directory: the literal text records leave out, put back before a lookup. */
+    private final byte[] basePrefix;
     /** The last record's relative path and its file: consecutive records mostly share one (no lookup, no copy). */
     private final ByteBuilder lastPath = new ByteBuilder(256);
     private PartFile lastFile;
@@ -139,6 +134,8 @@ final class HdfsDelivery implements SinkDelivery {
         // the base has no '$' (it ends before the first macro): literal text; a path equal to the invalid one
         // shares its parts
         String base = cfg.path().substring(0, HdfsEncoder.baseLength(cfg.path()));
+        this.basePrefix = base.getBytes(StandardCharsets.UTF_8);
+        // looked up by the record's path ({@code find(basePrefix, ...)}); the template is not rendered
         this.files = new OpenFiles<>(Template.compile(base + "${MSG}", ZoneOffset.UTC), ValueEscaper.NONE, invalid);
         this.invalidKey = files.invalidKey();
         this.clock = ctx.clock();
@@ -247,7 +244,7 @@ final class HdfsDelivery implements SinkDelivery {
     private PartFile fileFor(byte[] rel, int off, int n) throws IOException {
         PartFile f = lastFile != null && lastPath.contentEquals(rel, off, n) ? lastFile : null;
         if (f == null) {
-            f = files.find(pathEvent(rel, off, n));
+            f = files.find(basePrefix, rel, off, n);
             if (f == null) {
                 f = refused.contains(files.probe()) ? rejected() : added(files.probe());
                 if (f.key.equals(invalidKey)) {
@@ -272,13 +269,6 @@ final class HdfsDelivery implements SinkDelivery {
             }
         }
         return f;
-    }
-
-    /** {@link #pathEvent} with {@code rel[off, off + n)} as its MSG. Cold path: another path than the last record's. */
-    private LogEvent pathEvent(byte[] rel, int off, int n) {
-        pathEvent.setRaw(rel, off, n);
-        pathEvent.setField(LogEvent.MSG, 0, n);
-        return pathEvent;
     }
 
     /** Drops {@code f} from the cache of open files (it is no longer found for its path). */

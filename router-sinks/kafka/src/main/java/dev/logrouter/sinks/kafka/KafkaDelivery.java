@@ -4,6 +4,7 @@ import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.SinkDelivery;
+import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.RenderedName;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -146,7 +147,7 @@ final class KafkaDelivery implements SinkDelivery {
         int topicLen = r[p++] & 0xFF;
         String topic = topicName.of(r, p, topicLen);
         p += topicLen;
-        int keyLen = KafkaEncoder.getInt(r, p);
+        int keyLen = ByteBuilder.getInt(r, p);
         p += 4;
         byte[] key = null;
         if (keyLen >= 0) {
@@ -158,7 +159,7 @@ final class KafkaDelivery implements SinkDelivery {
         int headersAt = p;
         for (int i = 0; i < headers; i++) { // skipped here, added below once the record exists
             p += 2 + ((r[p] & 0xFF) << 8 | (r[p + 1] & 0xFF));
-            p += 4 + KafkaEncoder.getInt(r, p);
+            p += 4 + ByteBuilder.getInt(r, p);
         }
         byte[] value = Arrays.copyOfRange(r, p, off + len);
         s.record = new ProducerRecord<>(topic, null, null, key, value);
@@ -166,7 +167,7 @@ final class KafkaDelivery implements SinkDelivery {
             int nameLen = (r[q] & 0xFF) << 8 | (r[q + 1] & 0xFF);
             String name = headerName(i).of(r, q + 2, nameLen);
             q += 2 + nameLen;
-            int valueLen = KafkaEncoder.getInt(r, q);
+            int valueLen = ByteBuilder.getInt(r, q);
             s.record.headers().add(name, Arrays.copyOfRange(r, q + 4, q + 4 + valueLen));
             q += 4 + valueLen;
         }

@@ -64,12 +64,12 @@ final class KafkaEncoder implements SinkEncoder {
         out.array()[topicAt] = (byte) (out.length() - topicAt - 1);
 
         int keyAt = out.length();
-        putInt(out, -1);
+        out.appendInt(-1);
         if (keyTemplate != null) {
             keyTemplate.render(event, out);
             int n = out.length() - keyAt - 4;
             if (n > 0) {
-                setInt(out.array(), keyAt, n);
+                ByteBuilder.setInt(out.array(), keyAt, n);
             }
         }
 
@@ -81,13 +81,13 @@ final class KafkaEncoder implements SinkEncoder {
             byte[] name = headerNames[i];
             out.append((byte) (name.length >>> 8)).append((byte) name.length).append(name);
             int valueAt = out.length();
-            putInt(out, 0);
+            out.appendInt(0);
             headerTemplates[i].render(event, out);
             int n = out.length() - valueAt - 4;
             if (n == 0) {
                 out.setLength(at); // empty values are left out
             } else {
-                setInt(out.array(), valueAt, n);
+                ByteBuilder.setInt(out.array(), valueAt, n);
                 count++;
             }
         }
@@ -119,31 +119,19 @@ final class KafkaEncoder implements SinkEncoder {
         return n;
     }
 
-    private static void putInt(ByteBuilder out, int v) {
-        out.append((byte) (v >>> 24)).append((byte) (v >>> 16)).append((byte) (v >>> 8)).append((byte) v);
-    }
 
-    static void setInt(byte[] b, int at, int v) {
-        b[at] = (byte) (v >>> 24);
-        b[at + 1] = (byte) (v >>> 16);
-        b[at + 2] = (byte) (v >>> 8);
-        b[at + 3] = (byte) v;
-    }
 
-    static int getInt(byte[] b, int at) {
-        return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
-    }
 
     /** The key and the value (as the producer's record size counts them, headers aside). */
     @Override
     public int payloadLength(byte[] r, int off, int len) {
         int p = off + 1 + (r[off] & 0xFF);
-        int keyLen = getInt(r, p);
+        int keyLen = ByteBuilder.getInt(r, p);
         p += 4 + Math.max(0, keyLen);
         int headers = r[p++] & 0xFF;
         for (int i = 0; i < headers; i++) {
             p += 2 + ((r[p] & 0xFF) << 8 | (r[p + 1] & 0xFF));
-            p += 4 + getInt(r, p);
+            p += 4 + ByteBuilder.getInt(r, p);
         }
         return Math.max(0, keyLen) + off + len - p;
     }
