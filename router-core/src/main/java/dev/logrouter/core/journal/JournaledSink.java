@@ -491,7 +491,7 @@ public final class JournaledSink implements Sink {
         long lastTick = System.nanoTime();
         JournalReader reader = journal.reader();
         while (!aborted) {
-            if (reopenRequested && (batch.sent || batch.added == 0)) {
+            if (reopenRequested && (batch.sent || batch.count == 0)) {
                 // a clean point: nothing half handed to the delivery; the reopened journal's reader resends the
                 // batch whose acknowledgement failed
                 LOG.log(Level.INFO, "sink " + name + ": delivery paused while the failed journal is reopened");
@@ -511,9 +511,17 @@ public final class JournaledSink implements Sink {
                     delivery.start();
                     deliveryStarted = true;
                 }
-                if (batch.count == 0) {
-                    reader.poll(batchSize, batchBytes, batch);
+                if (!batch.sent) {
+                    if (!batch.polled) {
+                        // records go straight from the journal's read buffer to the delivery (which copies them);
+                        // an add that throws leaves its record for the next poll, which goes on from there
+                        if (batch.count < batchSize && batch.bytes < batchBytes) {
+                            reader.poll(batchSize - batch.count, batchBytes - batch.bytes, batch);
+                        }
+                        batch.polled = true;
+                    }
                     if (batch.count == 0) {
+                        batch.polled = false;
                         if (stopping) {
                             break; // backlog delivered
                         }
@@ -525,12 +533,6 @@ public final class JournaledSink implements Sink {
                         LockSupport.parkNanos(IDLE_PARK_NANOS);
                         continue;
                     }
-                }
-                if (!batch.sent) {
-                    for (; batch.added < batch.count; batch.added++) {
-                        int start = batch.added == 0 ? 0 : batch.ends[batch.added - 1];
-                        delivery.add(batch.buf, start, batch.ends[batch.added] - start);
-                    }
                     delivery.flush(); // throws with what was not taken kept pending in the delivery
                     batch.sent = true; // from here on only the acknowledgement is retried, never the send
                 }
@@ -538,7 +540,8 @@ public final class JournaledSink implements Sink {
                 delivered.add(batch.count);
                 batch.clear();
                 backoff = MIN_BACKOFF_NANOS;
-            } catch (Exception e) {
+            } catch (Exception thrown) {
+                Exception e = thrown instanceof AddFailed a ? a.cause : thrown;
                 if (aborted) {
                     break;
                 }
@@ -587,7 +590,7 @@ public final class JournaledSink implements Sink {
 
     /** Whether a drop or reopen request can be acted on now (else the backoff wait must not end early for it). */
     private boolean actionable(Batch batch) {
-        return reopenRequested && (batch.sent || batch.added == 0) || dropRequested && !batch.sent;
+        return reopenRequested && (batch.sent || batch.count == 0) || dropRequested && !batch.sent;
     }
 
     private long freeDisk() {
@@ -649,37 +652,47 @@ public final class JournaledSink implements Sink {
         }
     }
 
-    /** Records polled from the journal, kept until the destination took them. Delivery thread. */
-    private static final class Batch implements RecordConsumer {
-        byte[] buf = new byte[64 * 1024];
-        int[] ends = new int[1024];
+    /**
+     * The batch being delivered: records polled from the journal go straight to the delivery (it copies them); this
+     * keeps their count, size and last sequence until the destination took them. Delivery thread.
+     */
+    private final class Batch implements RecordConsumer {
         int count;
-        int length;
+        long bytes;
         long lastSeq = -1;
-        /** Records handed to the delivery so far. */
-        int added;
+        /** The poll for this batch completed (records may still be 0). */
+        boolean polled;
         /** The destination took the batch; only its acknowledgement in the journal is missing. */
         boolean sent;
 
         @Override
         public void accept(byte[] b, int off, int len, long seq) {
-            if (length + len > buf.length) {
-                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, length + len));
+            try {
+                delivery.add(b, off, len);
+            } catch (Exception e) {
+                throw new AddFailed(e); // through the reader's poll, which keeps this record for the next one
             }
-            System.arraycopy(b, off, buf, length, len);
-            length += len;
-            if (count == ends.length) {
-                ends = Arrays.copyOf(ends, count * 2);
-            }
-            ends[count++] = length;
+            count++;
+            bytes += len;
             lastSeq = seq;
         }
 
         void clear() {
             count = 0;
-            length = 0;
-            added = 0;
+            bytes = 0;
+            polled = false;
             sent = false;
+        }
+    }
+
+    /** A delivery's add failure carried through {@link JournalReader#poll}; unwrapped by the delivery loop. */
+    private static final class AddFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient Exception cause;
+
+        AddFailed(Exception cause) {
+            super(null, null, false, false);
+            this.cause = cause;
         }
     }
 }
