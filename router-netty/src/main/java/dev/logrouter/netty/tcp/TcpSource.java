@@ -11,6 +11,8 @@ import dev.logrouter.netty.tls.TlsCounters;
 import dev.logrouter.netty.tls.TlsPeerHandler;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
@@ -37,13 +39,13 @@ public final class TcpSource implements Source {
 
     private static final Logger LOG = System.getLogger(TcpSource.class.getName());
 
-    /** A connection that read nothing for this long during a clean stop has nothing more to give. */
     /** At a stop, the listener stays open until no connection was accepted for this long (at most ACCEPT_DRAIN_MAX). */
     static final long ACCEPT_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     static final long ACCEPT_DRAIN_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** A connection that read nothing for this long during a clean stop has nothing more to give. */
     static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
 
-    /** When the last connection was accepted (System.nanoTime); written on the event loop. */
+    /** When the last connection was accepted (System.nanoTime); written on the listener's event loop. */
     private volatile long lastAcceptNanos = System.nanoTime();
     /** The listener was closed (stopAccepting waits for queued connections only once). */
     private volatile boolean acceptStopped;
@@ -96,6 +98,13 @@ public final class TcpSource implements Source {
                 .group(transport.group())
                 .channel(transport.serverChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object child) {
+                        lastAcceptNanos = System.nanoTime(); // the listener's event loop, at each accept
+                        ctx.fireChannelRead(child);
+                    }
+                })
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -104,7 +113,6 @@ public final class TcpSource implements Source {
                             return;
                         }
                         channels.add(ch);
-                        lastAcceptNanos = System.nanoTime();
                         ChannelPipeline p = ch.pipeline();
                         Peer peer = new Peer();
                         TcpPublishHandler publish = new TcpPublishHandler(publisher, counters, state, peer, idleNanos);
@@ -190,13 +198,7 @@ public final class TcpSource implements Source {
         if (server != null && !acceptStopped) {
             acceptStopped = true;
             long start = System.nanoTime();
-            while (true) {
-                long now = System.nanoTime();
-                long accepted = lastAcceptNanos;
-                long quietSince = accepted - start > 0 ? accepted : start;
-                if (now - quietSince >= ACCEPT_QUIET_NANOS || now - start >= ACCEPT_DRAIN_MAX_NANOS) {
-                    break;
-                }
+            while (!acceptQuiet(start)) {
                 try {
                     Thread.sleep(10);
                 } catch (InterruptedException e) {
@@ -205,6 +207,28 @@ public final class TcpSource implements Source {
                 }
             }
             server.close().syncUninterruptibly();
+        }
+    }
+
+    /**
+     * Whether no connection was accepted for {@link #ACCEPT_QUIET_NANOS} since {@code start} (or the drain's
+     * maximum passed). Judged on the listener's event loop, which accepts what the kernel queued before it runs a
+     * task: a loop too busy (or starved of CPU) to accept for a while does not make the listener look quiet.
+     */
+    private boolean acceptQuiet(long start) {
+        try {
+            return server.eventLoop().submit(() -> {
+                long now = System.nanoTime();
+                long accepted = lastAcceptNanos;
+                long quietSince = accepted - start > 0 ? accepted : start;
+                return now - quietSince >= ACCEPT_QUIET_NANOS || now - start >= ACCEPT_DRAIN_MAX_NANOS;
+            }).get(ACCEPT_DRAIN_MAX_NANOS, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
+                 | java.util.concurrent.RejectedExecutionException e) {
+            return System.nanoTime() - start >= ACCEPT_DRAIN_MAX_NANOS;
         }
     }
 
@@ -219,12 +243,11 @@ public final class TcpSource implements Source {
     public boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException {
         long drainDeadline = System.nanoTime() + cfg.drainTimeout().nanos();
         while (!channels.isEmpty() && System.nanoTime() < drainDeadline) {
-            long now = System.nanoTime();
             for (Channel ch : channels) {
-                TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
-                if (h == null || h.isQuiet(now, QUIET_NANOS)) {
-                    ch.close();
-                }
+                // judged on the connection's own event loop, which reads what the socket holds before it runs a
+                // task: a loop too busy (or starved of CPU) to read a connection for a while does not make that
+                // connection look quiet and lose what its sender wrote (a check from this thread did, under load)
+                ch.eventLoop().execute(() -> closeIfQuiet(ch));
             }
             Thread.sleep(10);
         }
@@ -238,6 +261,14 @@ public final class TcpSource implements Source {
             Thread.sleep(5);
         }
         return true;
+    }
+
+    /** On the connection's event loop: closes it if it read nothing for {@link #QUIET_NANOS}. */
+    private static void closeIfQuiet(Channel ch) {
+        TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
+        if (h == null || h.isQuiet(System.nanoTime(), QUIET_NANOS)) {
+            ch.close();
+        }
     }
 
     /** Forced stop: frames that never reached the ring are released and counted as abandoned. */
