@@ -6,13 +6,14 @@ import dev.logrouter.core.journal.JournalConfig;
 import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.source.SourceConfig;
 import dev.logrouter.netty.relay.SyslogSinkConfig;
+import dev.logrouter.netty.relp.RelpSourceConfig;
 import dev.logrouter.netty.tcp.TcpSourceConfig;
 import dev.logrouter.netty.tls.TlsClientConfig;
 import dev.logrouter.netty.tls.TlsConfig;
 import dev.logrouter.netty.udp.UdpSourceConfig;
 
 /**
- * The network sources, {@code type: tcp} (plain or TLS) and {@code type: udp}, and the relay sink {@code type: syslog}. Listed in {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.
+ * The network sources, {@code type: tcp} (plain or TLS), {@code type: udp} and {@code type: relp}, and the relay sink {@code type: syslog}. Listed in {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.
  *
  * <p>Threads: stateless.
  */
@@ -27,7 +28,9 @@ public final class NettyComponents implements ComponentProvider {
     public void register(ComponentRegistry registry) {
         registry.source("tcp", TcpSourceConfig.class)
                 .source("udp", UdpSourceConfig.class)
+                .source("relp", RelpSourceConfig.class)
                 .nested("sources[] type: tcp .tls", TlsConfig.class)
+                .nested("sources[] type: relp .tls", TlsConfig.class)
                 .renamed(SourceConfig.class, "tls", "TLS (RFC 5425) is type: tcp with a tls: map (cert-file, "
                         + "key-file, ca-file, client-auth; cert, key, ca and peer-verify are accepted too)")
                 .sink("syslog", SyslogSinkConfig.class)

@@ -1,6 +1,7 @@
 package dev.logrouter.netty;
 
 import com.lmax.disruptor.EventTranslatorThreeArg;
+import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
@@ -122,6 +123,52 @@ public final class RingPublisher {
             bytes.add(sum);
         }
         return done;
+    }
+
+    /**
+     * Publishes the frame at {@code [off, off + len)} of {@code buf} (not released) and returns its ring sequence,
+     * for a source that acknowledges each message once the sinks completed it; -1 when the ring is full.
+     */
+    public long tryPublishSequence(ByteBuf buf, int off, int len, Peer peer) {
+        long seq;
+        try {
+            seq = ring.tryNext();
+        } catch (InsufficientCapacityException full) {
+            return -1;
+        }
+        try {
+            LogEvent e = ring.get(seq);
+            e.clear();
+            buf.getBytes(off, e.ensureRawCapacity(len), 0, len);
+            e.setRawLength(len);
+            stamp(e, peer, System.currentTimeMillis());
+        } finally {
+            ring.publish(seq);
+        }
+        received.inc();
+        bytes.add(len);
+        return seq;
+    }
+
+    /** {@link #tryPublishSequence(ByteBuf, int, int, Peer)} for a frame held in an array. */
+    public long tryPublishSequence(byte[] frame, Peer peer) {
+        long seq;
+        try {
+            seq = ring.tryNext();
+        } catch (InsufficientCapacityException full) {
+            return -1;
+        }
+        try {
+            LogEvent e = ring.get(seq);
+            e.clear();
+            e.setRaw(frame, 0, frame.length);
+            stamp(e, peer, System.currentTimeMillis());
+        } finally {
+            ring.publish(seq);
+        }
+        received.inc();
+        bytes.add(frame.length);
+        return seq;
     }
 
     /** Publishes one frame held in an array (frames kept aside at close); false when the ring is full. */
