@@ -34,6 +34,8 @@ import java.util.function.LongSupplier;
 final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFrameDecoder.Listener {
 
     private static final Logger LOG = System.getLogger(RelpSession.class.getName());
+    /** After a protocol error, how long the session still waits for the acknowledgements of what came before it. */
+    static final long ERROR_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final RelpSource source;
     private final RingPublisher publisher;
@@ -51,6 +53,9 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
     /** Transaction number of the client's close, answered once everything before it is acknowledged; 0: none. */
     private int closeTxnr;
     private boolean ended;
+    /** The protocol error that ends this session once what came before it is acknowledged; null: none. */
+    private String failing;
+    private long failDeadline;
     /** The router stops: read no more, acknowledge what completes, then serverclose. */
     private boolean stopping;
 
@@ -99,7 +104,7 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
 
     @Override
     public void frame(int txnr, ByteBuf buf, int cmdOff, int cmdLen, int dataOff, int dataLen) {
-        if (ended || closeTxnr != 0) {
+        if (ended || closeTxnr != 0 || failing != null) {
             return; // after close or an error: nothing more counts
         }
         if (expected != 0 && txnr != expected) {
@@ -206,8 +211,12 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
         }
         publishKept();
         acknowledge();
-        if (size > 0 || !kept.isEmpty()) {
-            scheduleAck();
+        if (failing != null && !ended && (size == 0 || System.nanoTime() - failDeadline > 0)) {
+            end(ctx.alloc().buffer(24), failing);
+            return;
+        }
+        if (size > 0 || !kept.isEmpty() || failing != null || paused && closeTxnr == 0 && !stopping) {
+            scheduleAck(); // while paused by a full ring, this tick is what resumes reading
         }
     }
 
@@ -225,10 +234,27 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
                 first = (first + 1) % txnrs.length;
             }
         }
-        if (paused && closeTxnr == 0 && !stopping && publisher.mayResume()) {
+        maybeResume();
+    }
+
+    /**
+     * Reading resumes when nothing is kept, the ring drained to half, and the acknowledgements written so far left
+     * the outbound buffer (a client that never reads them stops being read: memory stays bounded).
+     */
+    private void maybeResume() {
+        if (paused && kept.isEmpty() && closeTxnr == 0 && !stopping && !ended && failing == null
+                && ctx.channel().isWritable() && publisher.mayResume()) {
             paused = false;
             ctx.channel().config().setAutoRead(true);
         }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            maybeResume();
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     /** Answers 200 OK for every message, in order, that the sinks completed; then the close, if one is due. */
@@ -266,6 +292,10 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
         }
         if (out != null) {
             ctx.writeAndFlush(out);
+            if (!ctx.channel().isWritable() && !paused) {
+                source.ackBackpressure();
+                pause(); // the client does not read its acknowledgements
+            }
         }
     }
 
@@ -282,9 +312,23 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
         protocolError(reason);
     }
 
+    /**
+     * Counts the error, reads no more, and ends the session with serverclose once the messages before the error are
+     * acknowledged (or after {@link #ERROR_GRACE_NANOS}): what the sinks complete meanwhile is not sent twice.
+     */
     private void protocolError(String reason) {
+        if (failing != null || ended) {
+            return;
+        }
         source.protocolError();
-        end(ctx.alloc().buffer(24), reason);
+        failing = reason;
+        failDeadline = System.nanoTime() + ERROR_GRACE_NANOS;
+        pause();
+        if (size == 0) {
+            end(ctx.alloc().buffer(24), reason);
+        } else {
+            scheduleAck();
+        }
     }
 
     /** Writes {@code out} then serverclose, and closes: the client sends what it has unacknowledged again. */

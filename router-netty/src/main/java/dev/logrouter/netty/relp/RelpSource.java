@@ -56,6 +56,7 @@ public final class RelpSource implements Source {
     private final Counter protocolErrors;
     private final Counter pauses;
     private final Counter ioErrors;
+    private final Counter ackBackpressure;
     private Channel server;
 
     public RelpSource(RelpSourceConfig cfg, NettyTransport transport, RingPublisher publisher, LongSupplier completed,
@@ -80,6 +81,8 @@ public final class RelpSource implements Source {
                 + "All but an unknown command (answered rsp 500) end the session with serverclose.");
         this.pauses = metrics.counter("pauses", "Times a session stopped reading because the ring was nearly full "
                 + "(or for the client's close).");
+        this.ackBackpressure = metrics.counter("ackBackpressure", "Times a session stopped reading because its "
+                + "client did not read the acknowledgements (they filled the socket and the outbound buffer).");
         this.ioErrors = metrics.counter("ioErrors", "Connections closed by an I/O or TLS error.");
         metrics.gauge("sessions", "Open RELP sessions.", sessions::get);
         metrics.gauge("unackedInFlight", "Messages received on open sessions and not yet acknowledged (waiting "
@@ -215,6 +218,10 @@ public final class RelpSource implements Source {
 
     void paused() {
         pauses.inc();
+    }
+
+    void ackBackpressure() {
+        ackBackpressure.inc();
     }
 
     void ioError() {
