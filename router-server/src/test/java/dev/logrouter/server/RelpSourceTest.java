@@ -88,6 +88,7 @@ class RelpSourceTest {
             c.flush();
             RelpTestClient.Frame f = c.read();
             assertThat(f).isEqualTo(new RelpTestClient.Frame(close, "rsp", ""));
+            assertThat(c.read()).isEqualTo(new RelpTestClient.Frame(0, "serverclose", ""));
             assertThat(c.read()).as("the server closes after answering close").isNull();
         }
         List<String> lines = TestClient.textLines(out);

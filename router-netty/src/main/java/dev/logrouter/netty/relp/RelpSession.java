@@ -20,7 +20,8 @@ import java.util.function.LongSupplier;
  * One RELP session on the server side: answers {@code open} with the router's offers, publishes the message of each
  * {@code syslog} command into the ring and answers {@code rsp 200 OK} for it only once the ring's completed sequence
  * (every sink its routes selected made it durable) has passed it, in the order the messages came; answers
- * {@code close} once everything before it was acknowledged, then closes. Protocol errors (a broken frame, a
+ * {@code close} once everything before it was acknowledged ({@code rsp 0}, then {@code serverclose}, as librelp's
+ * server does), then closes. Protocol errors (a broken frame, a
  * transaction number out of order, a window overrun, a command before {@code open}, a client sending {@code rsp})
  * are counted and end the session with {@code serverclose}: the client keeps every unacknowledged message and sends
  * it again on its next session. An unknown command is answered {@code rsp 500} and the session goes on.
@@ -286,6 +287,7 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
                 out = ctx.alloc().buffer(16);
             }
             RelpFrames.append(out, closeTxnr, RelpFrames.RSP, "");
+            RelpFrames.append(out, 0, RelpFrames.SERVERCLOSE, ""); // as librelp's server answers a close
             ended = true;
             ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
             return;
