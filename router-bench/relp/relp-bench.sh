@@ -8,7 +8,7 @@
 # Receivers:
 #   logrouter  ROUTER_JAR (default router-server/target/logrouter.jar): `type: relp` source into a file sink
 #              with `buffer: journal` (sync: SYNC, default interval; journal in the run directory) and template
-#              "${MSG}\n"; pipeline ring-size 65536.
+#              "${MSG}\n"; pipeline LR_PIPELINE (a YAML flow map, default {ring-size: 65536}).
 #   rsyslog    rsyslogd -n from RSYSLOG_ROOT (default /opt/peers/rsyslog-root, as .ci/run unpacks it): imrelp
 #              into omfile with template "%msg%\n" (rsyslog's main queue in memory: imrelp acknowledges once
 #              a message is queued, before it is written).
@@ -16,9 +16,11 @@
 #   1. writes COUNT lines "<13>Nov 26 10:00:00 h app: m N" with SIZE-byte padding (once, reused);
 #   2. starts the receiver on a free port and the sender rsyslog (imtcp on another port -> omrelp,
 #      queue.type LinkedList of 4M, action.resumeRetryCount -1), each in the run directory;
-#   3. pushes the file into the sender's imtcp with socat (the sender queues what omrelp has not sent yet);
+#   3. with WARMUP > 0, first pushes WARMUP other messages and waits for them (not measured: the JIT compiles
+#      the path); then pushes the file into the sender's imtcp with socat (the sender queues what omrelp has
+#      not sent yet);
 #   4. waits until the receiver's file has COUNT lines (or STALL_SECS without growth);
-#   5. rate = COUNT / (first line in the file -> last line), receiver CPU = utime+stime of the receiver
+#   5. rate = COUNT / (first measured line in the file -> last line), receiver CPU = utime+stime of the receiver
 #      process (/proc/PID/stat) over the whole run, us_per_msg = CPU / COUNT; sender CPU likewise.
 # Prints: receiver=R count=N delivered=N msgs_per_s=X recv_cpu_s=X us_per_msg=X sender_cpu_s=X
 # Holds /tmp/cpu.lock around each run (other benchmarks take it too).
@@ -28,6 +30,7 @@ REPO="$(cd "$HERE/../.." && pwd)"
 ROUTER_JAR=${ROUTER_JAR:-$REPO/router-server/target/logrouter.jar}
 RSYSLOG_ROOT=${RSYSLOG_ROOT:-/opt/peers/rsyslog-root}
 COUNT=${COUNT:-1000000}
+WARMUP=${WARMUP:-0}
 SIZE=${SIZE:-200}
 SYNC=${SYNC:-interval}
 STALL_SECS=${STALL_SECS:-20}
@@ -57,16 +60,19 @@ cpu_s() { awk '{printf "%.2f", ($14 + $15) / 100}' "/proc/$1/stat"; }
 INPUT="$WORK/input.log"
 pad=$(head -c "$SIZE" < /dev/zero | tr '\0' 'x')
 awk -v n="$COUNT" -v pad="$pad" 'BEGIN { for (i = 0; i < n; i++) printf "<13>Nov 26 10:00:00 h app: m %d %s\n", i, pad }' > "$INPUT"
+WARM="$WORK/warmup.log"
+awk -v n="$WARMUP" -v pad="$pad" 'BEGIN { for (i = 0; i < n; i++) printf "<13>Nov 26 10:00:00 h app: w %d %s\n", i, pad }' > "$WARM"
 
 run_one() { # receiver run-dir
     local recv=$1 dir=$2 relp tcp rpid spid out="$2/out.log"
     mkdir -p "$dir"
     relp=$(free_port); tcp=$(free_port)
     if [ "$recv" = logrouter ]; then
+        local pipeline=${LR_PIPELINE:-"{ring-size: 65536}"}
         cat > "$dir/router.yaml" <<YAML
 sources:
   - {name: relp, type: relp, bind: "127.0.0.1:$relp"}
-pipeline: {ring-size: 65536}
+pipeline: $pipeline
 sinks:
   - {name: out, type: file, path: "$out", template: "\${MSG}\\n", buffer: journal,
      journal: {dir: "$dir/journal", sync: $SYNC, free-disk-reserve: 0}}
@@ -100,15 +106,22 @@ CONF
         > "$dir/tx.out" 2>&1 &
     spid=$!; PIDS+=("$spid")
     wait_port "$tcp"
-    local rcpu0 scpu0 first="" last now lines prev=-1 still=0
+    local rcpu0 scpu0 first="" last now lines prev=-1 still=0 total=$((WARMUP + COUNT))
+    if [ "$WARMUP" -gt 0 ]; then # not measured: lets the JIT compile the path first
+        socat -u "OPEN:$WARM" "TCP:127.0.0.1:$tcp"
+        for _ in $(seq 1200); do
+            [ "$( (wc -l < "$out") 2>/dev/null || echo 0)" -ge "$WARMUP" ] && break
+            sleep 0.1
+        done
+    fi
     rcpu0=$(cpu_s "$rpid"); scpu0=$(cpu_s "$spid")
     socat -u "OPEN:$INPUT" "TCP:127.0.0.1:$tcp" &
     while true; do
-        lines=$(wc -l < "$out" 2>/dev/null || echo 0)
+        lines=$( (wc -l < "$out") 2>/dev/null || echo 0)
         now=$(date +%s.%N)
-        [ -z "$first" ] && [ "$lines" -gt 0 ] && first=$now
+        [ -z "$first" ] && [ "$lines" -gt "$WARMUP" ] && first=$now
         if [ "$lines" != "$prev" ]; then last=$now; still=0; prev=$lines; else still=$((still + 1)); fi
-        [ "$lines" -ge "$COUNT" ] && break
+        [ "$lines" -ge "$total" ] && break
         [ "$still" -ge $((STALL_SECS * 10)) ] && break
         sleep 0.1
     done
@@ -116,7 +129,7 @@ CONF
     rcpu=$(cpu_s "$rpid"); scpu=$(cpu_s "$spid")
     kill "$spid" "$rpid" 2>/dev/null || true
     wait "$spid" "$rpid" 2>/dev/null || true
-    awk -v r="$recv" -v n="$COUNT" -v d="$lines" -v f="$first" -v l="$last" -v rc0="$rcpu0" -v rc="$rcpu" \
+    awk -v r="$recv" -v n="$COUNT" -v d="$((lines - WARMUP))" -v f="$first" -v l="$last" -v rc0="$rcpu0" -v rc="$rcpu" \
         -v sc0="$scpu0" -v sc="$scpu" 'BEGIN {
         t = l - f; if (t <= 0) t = 1e-9; c = rc - rc0
         printf "receiver=%s count=%d delivered=%d msgs_per_s=%.0f recv_cpu_s=%.2f us_per_msg=%.2f sender_cpu_s=%.2f\n",
@@ -129,8 +142,8 @@ RESULTS="$WORK/results"
 for r in $(seq "$RUNS"); do
     for recv in ${RECEIVERS//,/ }; do
         line=$(flock /tmp/cpu.lock bash -c "$(declare -f run_one free_port wait_port cpu_s); \
-            LIBS='$LIBS' RSYSLOGD='$RSYSLOGD' INPUT='$INPUT' COUNT=$COUNT SYNC=$SYNC STALL_SECS=$STALL_SECS \
-            ROUTER_JAR='$ROUTER_JAR'; PIDS=(); run_one $recv '$WORK/run-$r-$recv'")
+            LIBS='$LIBS' RSYSLOGD='$RSYSLOGD' INPUT='$INPUT' WARM='$WARM' WARMUP=$WARMUP COUNT=$COUNT SYNC=$SYNC STALL_SECS=$STALL_SECS \
+            ROUTER_JAR='$ROUTER_JAR' LR_PIPELINE='${LR_PIPELINE:-}'; PIDS=(); run_one $recv '$WORK/run-$r-$recv'")
         echo "$line"
         echo "$line" >> "$RESULTS"
     done
