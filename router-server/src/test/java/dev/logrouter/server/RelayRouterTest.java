@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The relay sink ({@code type: syslog}) between two real routers: a sending router (TCP source → syslog sink) and
- * receiving routers (logrouter's own TCP, TLS with mutual authentication and UDP sources → a file sink that prints
+ * receiving routers (logrouter's own TCP, TLS with mutual authentication, UDP and RELP (plain, and TLS with mutual
+ * authentication) sources → a file sink that prints
  * every header field). Messages arrive once each, in order per sending connection, with the fields the sender sent;
  * failover to a second receiver and failback to the first; a receiver down at start; a slow receiver that holds the
  * sender back (flow control reaches the TCP senders); a TLS receiver with a certificate no CA signed (refused,
@@ -76,6 +77,10 @@ class RelayRouterTest {
             case "tls" -> "{name: in, type: tcp, bind: \"" + bind + "\", tls: {cert-file: \"" + pki.cert("receiver")
                     + "\", key-file: \"" + pki.key("receiver") + "\", ca-file: \"" + pki.caFile()
                     + "\", client-auth: required}}";
+            case "relp" -> "{name: in, type: relp, bind: \"" + bind + "\"}";
+            case "relp-tls" -> "{name: in, type: relp, bind: \"" + bind + "\", tls: {cert-file: \""
+                    + pki.cert("receiver") + "\", key-file: \"" + pki.key("receiver") + "\", ca-file: \""
+                    + pki.caFile() + "\", client-auth: required}}";
             case "rogue" -> "{name: in, type: tcp, bind: \"" + bind + "\", tls: {cert-file: \"" + pki.cert("rogue")
                     + "\", key-file: \"" + pki.key("rogue") + "\"}}";
             default -> "{name: in, type: tcp, bind: \"" + bind + "\"}";
@@ -207,16 +212,18 @@ class RelayRouterTest {
     }
 
     @ParameterizedTest(name = "{0} {1} {2}")
-    @CsvSource({"tcp, rfc5424, -", "tcp, raw, -", "tcp, rfc3164, -", "tls, rfc5424, openssl", "tls, raw, jdk"})
+    @CsvSource({"tcp, rfc5424, -", "tcp, raw, -", "tcp, rfc3164, -", "tls, rfc5424, openssl", "tls, raw, jdk",
+            "relp, rfc5424, -", "relp-tls, rfc5424, openssl"})
     void hundredThousandMessagesOverTenConnectionsArriveOnceInOrderWithTheirFields(String transport, String format,
                                                                                   String provider) throws Exception {
         Path out = dir.resolve("received-" + transport + "-" + format + "-" + provider + ".log");
         Router receiver = receiver(transport, "127.0.0.1:0", out);
-        String tls = transport.equals("tls") ? ", tls: {ca-file: \"" + pki.caFile() + "\", cert-file: \""
+        boolean tlsOn = transport.equals("tls") || transport.equals("relp-tls");
+        String tls = tlsOn ? ", tls: {ca-file: \"" + pki.caFile() + "\", cert-file: \""
                 + pki.cert("relay") + "\", key-file: \"" + pki.key("relay") + "\", provider: " + provider + "}" : "";
         // by name: the TLS server certificate names localhost, and verify-hostname is on
         Router sender = sender("hosts: [\"localhost:" + port(receiver.boundAddress("in")) + "\"], transport: "
-                + transport + ", format: " + format + tls);
+                + (transport.startsWith("relp") ? "relp" : transport) + ", format: " + format + tls);
         int conns = 10;
         int perConn = 10_000;
         boolean legacy = format.equals("rfc3164");
@@ -231,9 +238,13 @@ class RelayRouterTest {
         assertThat(g.value("resent")).isZero();
         assertThat(g.value("connects")).isEqualTo(1);
         assertThat(text(g, "activeHost")).isEqualTo("localhost:" + port(receiver.boundAddress("in")));
-        if (transport.equals("tls")) {
+        if (tlsOn) {
             assertThat(receiver.metrics().require("Source", "in").value("tlsHandshakes")).isEqualTo(1);
-            assertThat(text(g, "transport")).startsWith("tls " + provider);
+            assertThat(text(g, "transport")).startsWith(transport.equals("tls") ? "tls " + provider : "relp");
+        }
+        if (transport.startsWith("relp")) { // every message acknowledged by the receiving router's RELP source
+            assertThat(TestClient.await(() -> receiver.metrics().require("Source", "in").value("acked")
+                    == conns * perConn, 10_000)).isTrue();
         }
     }
 

@@ -31,6 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code action.resumeRetryCount="-1"}, {@code action.resumeInterval="1"}); omrelp keeps every message until the
  * router acknowledged it, and the router acknowledges only what the file sink wrote.
  *
+ * <p>The other way round, the syslog sink with {@code transport: relp} delivers to rsyslog's {@code imrelp}.
+ *
  * <p>The kill test kills the router with {@code kill -9} ({@code Process.destroyForcibly}) twice while rsyslog
  * sends, and starts it again each time: every message ends in the file at least once, and the duplicates are at
  * most omrelp's window per kill (what was written and not yet acknowledged when the router died).
@@ -116,6 +118,47 @@ class RsyslogRelpTest {
         assertThat(c.other).as("cut lines").hasSizeLessThanOrEqualTo(kills);
     }
 
+    @Test
+    void theSyslogSinkOverRelpDeliversToRsyslogsImrelpOnce() throws Exception {
+        int relpPort = Ports.freeLoopbackPort();
+        Path work = Files.createDirectories(dir.resolve("imrelp"));
+        Path received = work.resolve("received.log");
+        Path conf = work.resolve("rsyslog.conf");
+        Files.writeString(conf, """
+                global(workDirectory="%s" maxMessageSize="64k")
+                module(load="imrelp")
+                template(name="msgonly" type="string" string="%%msg%%\\n")
+                input(type="imrelp" port="%d" address="127.0.0.1")
+                action(type="omfile" file="%s" template="msgonly")
+                """.formatted(work, relpPort, received));
+        start(conf, work);
+        assertThat(TestClient.await(() -> listens(relpPort), 30_000)).as("rsyslog listens").isTrue();
+        Router router = TestClient.startRouter("""
+                sources:
+                  - {name: in, type: tcp, bind: "127.0.0.1:0"}
+                sinks:
+                  - {name: relay, type: syslog, hosts: ["127.0.0.1:%d"], transport: relp, format: rfc5424}
+                """.formatted(relpPort));
+        try {
+            int n = 10_000;
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                sb.append("<13>Nov 26 10:00:00 h app: m ").append(i).append('\n');
+            }
+            TestClient.sendTcp(router.boundAddress("in"), sb.toString());
+            assertThat(TestClient.await(() -> TestClient.textLines(received).size() >= n, 60_000))
+                    .as(() -> "received " + TestClient.textLines(received).size()).isTrue();
+            assertThat(TestClient.await(() -> router.metrics().require("Sink", "relay").value("written") == n,
+                    10_000)).isTrue();
+        } finally {
+            router.stop();
+        }
+        Counts c = counts(received, 10_000);
+        assertThat(c.missing).isEmpty();
+        assertThat(c.duplicates).isZero();
+        assertThat(c.other).isEmpty();
+    }
+
     /** A router in a child JVM: a RELP source on {@code port} into a file sink. */
     private Process router(int port, Path out, Path log) throws IOException {
         Path cfg = dir.resolve("router.yaml");
@@ -147,13 +190,18 @@ class RsyslogRelpTest {
                        queue.type="LinkedList" queue.size="400000" queue.dequeueBatchSize="128"
                        action.resumeRetryCount="-1" action.resumeInterval="1")
                 """.formatted(work, tcpPort, relpPort, WINDOW));
+        start(conf, work);
+        assertThat(TestClient.await(() -> listens(tcpPort), 30_000)).as("rsyslog listens").isTrue();
+        return tcpPort;
+    }
+
+    /** Starts rsyslogd in the foreground with {@code conf}, its pid file and output in {@code work}. */
+    private void start(Path conf, Path work) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(ROOT.resolve("usr/sbin/rsyslogd").toString(), "-n", "-f",
                 conf.toString(), "-i", work.resolve("rsyslogd.pid").toString(), "-M", MODULES.toString())
                 .redirectErrorStream(true).redirectOutput(work.resolve("rsyslogd.out").toFile());
         pb.environment().put("LD_LIBRARY_PATH", LIBS.toString());
         processes.add(pb.start());
-        assertThat(TestClient.await(() -> listens(tcpPort), 30_000)).as("rsyslog listens").isTrue();
-        return tcpPort;
     }
 
     private static boolean listens(int port) {
@@ -181,6 +229,10 @@ class RsyslogRelpTest {
     }
 
     private static Counts counts(Path out) {
+        return counts(out, N);
+    }
+
+    private static Counts counts(Path out, int n) {
         Map<Integer, Integer> seen = new HashMap<>();
         List<String> other = new ArrayList<>();
         for (String line : TestClient.textLines(out)) {
@@ -193,12 +245,12 @@ class RsyslogRelpTest {
         }
         List<Integer> missing = new ArrayList<>();
         int dups = 0;
-        for (int i = 0; i < N; i++) {
-            int n = seen.getOrDefault(i, 0);
-            if (n == 0) {
+        for (int i = 0; i < n; i++) {
+            int k = seen.getOrDefault(i, 0);
+            if (k == 0) {
                 missing.add(i);
             }
-            dups += Math.max(0, n - 1);
+            dups += Math.max(0, k - 1);
         }
         return new Counts(missing, dups, other);
     }
