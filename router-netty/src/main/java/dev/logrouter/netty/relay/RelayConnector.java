@@ -2,6 +2,7 @@ package dev.logrouter.netty.relay;
 
 import dev.logrouter.netty.NettyTransport;
 import dev.logrouter.netty.relay.SyslogSinkConfig.Transport;
+import dev.logrouter.netty.relp.RelpFrameDecoder;
 import dev.logrouter.netty.tls.ClientTls;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -17,12 +18,14 @@ import io.netty.util.ReferenceCountUtil;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Opens the syslog sink's connections: one Netty event loop of the sink's own ({@code relay-<sink>-<n>}, epoll or
  * NIO), a TCP, TLS or UDP (connected datagram) channel per connect, and the TLS handshake when there is one. A
  * connection is ready when the connect (and handshake) completed; what the peer sends is read and dropped, so that a
- * close or reset from the peer is seen at once.
+ * close or reset from the peer is seen at once. With RELP the pipeline ends in a {@link RelpFrameDecoder} and a
+ * {@link RelpClientHandler} instead, and a connection is ready once the receiver accepted the RELP {@code open}.
  *
  * <p>Threads: {@link #connect} from the sink's thread; the handlers run on the event loop; {@link #close} from the
  * sink's thread when it closes.
@@ -35,10 +38,19 @@ final class RelayConnector implements AutoCloseable {
     private final NettyTransport transport;
     private final Bootstrap bootstrap;
     private final ClientTls tls;
+    /** RELP: makes each connection's session; null for the other transports. */
+    private final Supplier<RelpClientHandler> relp;
+    private final int connectTimeoutMillis;
 
-    RelayConnector(String sinkName, Transport kind, ClientTls tls, int connectTimeoutMillis) {
+    /**
+     * @param relp with {@code transport: relp}, makes the RELP session of each new connection; null otherwise
+     */
+    RelayConnector(String sinkName, Transport kind, ClientTls tls, int connectTimeoutMillis,
+                   Supplier<RelpClientHandler> relp) {
         this.transport = new NettyTransport(1, "relay-" + sinkName, true);
         this.tls = tls;
+        this.relp = relp;
+        this.connectTimeoutMillis = connectTimeoutMillis;
         Bootstrap b = new Bootstrap().group(transport.group())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis);
         if (kind == Transport.udp) {
@@ -55,8 +67,9 @@ final class RelayConnector implements AutoCloseable {
     }
 
     /**
-     * Starts a connection to {@code to} (its name resolved now, on the calling thread); the future completes with the channel once it can
-     * take writes (TLS: handshake done), or exceptionally with the reason (the channel then closed).
+     * Starts a connection to {@code to} (its name resolved now, on the calling thread); the future completes with the
+     * channel once it can take writes (TLS: handshake done; RELP: open accepted, its session in the channel's
+     * {@link RelpClientHandler#KEY} attribute), or exceptionally with the reason (the channel then closed).
      */
     CompletableFuture<Channel> connect(Destination to) {
         CompletableFuture<Channel> ready = new CompletableFuture<>();
@@ -65,6 +78,7 @@ final class RelayConnector implements AutoCloseable {
         // deregistration emptied the pipeline; looking the handler up there would find none and take the channel as
         // a plain one that is up.
         AtomicReference<SslHandler> sslHandler = new AtomicReference<>();
+        AtomicReference<RelpClientHandler> session = new AtomicReference<>();
         Bootstrap b = bootstrap.clone().handler(new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -73,7 +87,15 @@ final class RelayConnector implements AutoCloseable {
                     sslHandler.set(h);
                     ch.pipeline().addLast(h);
                 }
-                ch.pipeline().addLast(DropInbound.INSTANCE);
+                if (relp != null) {
+                    RelpClientHandler s = relp.get();
+                    session.set(s);
+                    ch.attr(RelpClientHandler.KEY).set(s);
+                    ch.pipeline().addLast("relp-frames", new RelpFrameDecoder(RelpClientHandler.MAX_RSP_DATA, s));
+                    ch.pipeline().addLast("relp", s);
+                } else {
+                    ch.pipeline().addLast(DropInbound.INSTANCE);
+                }
             }
         });
         // resolved here, on the calling (sink or delivery) thread: Netty would resolve a name with the blocking JDK
@@ -92,12 +114,12 @@ final class RelayConnector implements AutoCloseable {
             Channel ch = f.channel();
             SslHandler ssl = sslHandler.get();
             if (tls == null) {
-                ready.complete(ch);
+                ready(ch, session.get(), ready);
                 return;
             }
             ssl.handshakeFuture().addListener(h -> {
                 if (h.isSuccess()) {
-                    ready.complete(ch);
+                    ready(ch, session.get(), ready);
                 } else {
                     ch.close();
                     ready.completeExceptionally(h.cause());
@@ -105,6 +127,22 @@ final class RelayConnector implements AutoCloseable {
             });
         });
         return ready;
+    }
+
+    /** The connection is up (and TLS done): ready now, or with RELP once the receiver accepted the open. */
+    private void ready(Channel ch, RelpClientHandler session, CompletableFuture<Channel> ready) {
+        if (session == null) {
+            ready.complete(ch);
+            return;
+        }
+        session.open(connectTimeoutMillis).whenComplete((v, e) -> {
+            if (e == null) {
+                ready.complete(ch);
+            } else {
+                ch.close();
+                ready.completeExceptionally(e);
+            }
+        });
     }
 
     @Override

@@ -21,7 +21,10 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The delivery half of the syslog sink: the pending batch of encoded, framed messages to one host's connection, with
@@ -35,6 +38,16 @@ import java.util.concurrent.TimeUnit;
  * <p>What plain TCP cannot promise: a write completes when the kernel took the bytes, not when the peer read them;
  * bytes the kernel accepted before the peer died are lost without an error (RELP closes that gap).
  *
+ * <p>RELP ({@code transport: relp}): each connection is a RELP session ({@link RelpClientHandler}); {@link #flush}
+ * sends the pending messages as {@code syslog} commands, at most {@code window} unanswered at a time, and returns
+ * once every one was answered {@code rsp 200}: only then does a message count as written. When the session ends
+ * first (the connection closed, {@code serverclose}, a protocol error, no answer within {@code write-timeout} of
+ * the last one), the acknowledged messages leave the batch and only the others stay pending: they go again to the
+ * next live host (or the same after its reconnect), counted in {@code resent} when they had been sent. A message
+ * the receiver refused (an answer other than 200) is not sent again, as librelp does: it goes to the dead-letter
+ * file with the answer, counted in {@code refused}, and the connection is closed so that the ones after it go again.
+ * Closing the sink sends {@code close} and waits up to {@link #RELP_CLOSE_WAIT_MILLIS} for its answer.
+ *
  * <p>Threads: every method but {@link #abort} runs on one thread (the sink's, {@code sink-<name>}, or a journaled
  * sink's delivery thread); the connections' I/O runs on the sink's own event loop ({@link RelayConnector});
  * {@link #abort} from any thread.
@@ -43,6 +56,8 @@ final class SyslogDelivery implements SinkDelivery {
 
     private static final Logger LOG = System.getLogger(SyslogDelivery.class.getName());
     private static final long WAIT_SLICE_MILLIS = 100;
+    /** RELP: the longest wait for the answer to {@code close} when a session ends. */
+    static final long RELP_CLOSE_WAIT_MILLIS = 2000;
 
     private final String name;
     private final SyslogSinkConfig cfg;
@@ -50,6 +65,12 @@ final class SyslogDelivery implements SinkDelivery {
     private final ClientTls tls;
     private final RelayHost[] hosts;
     private final boolean udp;
+    private final boolean relp;
+    private final DeadLetterFile deadLetters;
+    /** RELP: messages sent and not yet answered, over all connections (the event loop changes it). */
+    private final AtomicLong relpInFlight = new AtomicLong();
+    /** RELP: the first this many pending messages were sent before, on a session that ended without their answer. */
+    private int sentBefore;
     private final long failbackNanos;
     private volatile RelayConnector connector;
 
@@ -76,6 +97,7 @@ final class SyslogDelivery implements SinkDelivery {
     private final Counter failovers;
     private final Counter failbacks;
     private final Counter writeFailures;
+    private final Counter refused;
 
     SyslogDelivery(SyslogSinkConfig cfg, SinkContext ctx) {
         this.name = ctx.name();
@@ -83,6 +105,8 @@ final class SyslogDelivery implements SinkDelivery {
         this.clock = ctx.clock();
         this.tls = cfg.tls() == null ? null : new ClientTls(cfg.tls());
         this.udp = cfg.transport() == Transport.udp;
+        this.relp = cfg.transport() == Transport.relp;
+        this.deadLetters = ctx.deadLetters();
         this.failbackNanos = cfg.failbackAfter().nanos();
         this.target = String.join(",", cfg.hosts());
         long now = clock.nanoTime();
@@ -94,7 +118,8 @@ final class SyslogDelivery implements SinkDelivery {
         }
         MetricGroup m = ctx.metrics();
         this.resent = m.counter("resent", "Messages sent again after a write failed (the whole batch goes to the "
-                + "next live host; the receiver may get the part written before the failure twice).");
+                + "next live host; the receiver may get the part written before the failure twice). RELP: messages "
+                + "sent again because the session ended before their answer (at most window per session).");
         this.connects = m.counter("connects", "Connections opened (TLS: handshake done).");
         this.connectFailures = m.counter("connectFailures", "Connects or TLS handshakes that failed (refused, "
                 + "timed out, certificate not trusted); the host is tried again after its backoff.");
@@ -104,6 +129,15 @@ final class SyslogDelivery implements SinkDelivery {
                 + "(failover mode, every failback-after).");
         this.writeFailures = m.counter("writeFailures", "Batch writes that failed on a connection (peer closed or "
                 + "reset it, TLS error, ICMP unreachable); the batch is resent.");
+        if (relp) {
+            this.refused = m.counter("refused", "RELP: messages the receiver answered with an error (not 200): "
+                    + "written to the dead-letter file with the answer and not sent again (as librelp does); the "
+                    + "connection is closed and the unanswered messages after it are sent again.");
+            m.gauge("unackedInFlight", "RELP: messages sent and not yet answered (at most window per connection).",
+                    relpInFlight::get);
+        } else {
+            this.refused = null;
+        }
         m.text("activeHost", "failover: the host batches go to now (empty while none is up); round-robin: the hosts "
                 + "up now.", this::activeHost);
         m.text("hosts", "Each host's state: up, connecting, or down with the reason and the delay before its next "
@@ -116,7 +150,9 @@ final class SyslogDelivery implements SinkDelivery {
     @Override
     public void start() {
         if (connector == null) {
-            connector = new RelayConnector(name, cfg.transport(), tls, (int) cfg.connectTimeout().millis());
+            int window = cfg.window();
+            connector = new RelayConnector(name, cfg.transport(), tls, (int) cfg.connectTimeout().millis(),
+                    relp ? () -> new RelpClientHandler(window, relpInFlight, resent) : null);
         }
         long now = clock.nanoTime();
         // connect ahead of the first batch: the first host (failover) or all (round-robin)
@@ -143,6 +179,10 @@ final class SyslogDelivery implements SinkDelivery {
     @Override
     public void flush() throws IOException {
         if (count == 0) {
+            return;
+        }
+        if (relp) {
+            flushRelp();
             return;
         }
         while (true) {
@@ -184,6 +224,156 @@ final class SyslogDelivery implements SinkDelivery {
         count = 0;
         unconfirmed = false;
         lastFailed = null;
+        sentBefore = 0;
+    }
+
+    /**
+     * RELP: sends the pending messages to one live host after another until every one was answered; what a session
+     * that ended had acknowledged (or got refused) leaves the batch, the rest goes to the next host.
+     */
+    private void flushRelp() throws IOException {
+        while (true) {
+            RelayHost h = pick();
+            if (unconfirmed && cfg.mode() == Mode.roundRobin && h != lastFailed) {
+                failovers.inc();
+            }
+            String error = transmit(h);
+            if (error == null) {
+                h.wrote();
+                clear();
+                return;
+            }
+            writeFailures.inc();
+            h.writeFailed(error, clock.nanoTime());
+            if (count == 0) { // every message was answered: taken, or refused and dead-lettered
+                clear();
+                return;
+            }
+            LOG.log(Level.WARNING, "sink " + name + ": RELP session with " + h.destination() + " ended (" + error
+                    + "); " + count + " messages not acknowledged go again");
+            unconfirmed = true;
+            lastFailed = h;
+            if (Thread.currentThread().isInterrupted()) {
+                throw new IOException("interrupted while sending to " + h.destination());
+            }
+        }
+    }
+
+    /**
+     * RELP: sends the pending messages over {@code h}'s session and waits for their answers (bounded by
+     * write-timeout without progress); null when all were acknowledged, else the reason, with the batch cut down to
+     * the messages still to send.
+     */
+    private String transmit(RelayHost h) {
+        Channel ch = h.channel(clock.nanoTime());
+        if (ch == null) {
+            return "the connection closed";
+        }
+        RelpClientHandler session = ch.attr(RelpClientHandler.KEY).get();
+        RelpClientHandler.Transmission t = new RelpClientHandler.Transmission(batch.array(), ends, count,
+                sentBefore);
+        session.send(t);
+        String error = awaitAnswers(session, t);
+        if (error == null) {
+            return null;
+        }
+        // t.done completed: the event loop dropped t, its fields are final now and the batch may change
+        int drop = t.acked;
+        if (t.refused >= 0) {
+            int start = drop == 0 ? 0 : ends[drop - 1];
+            String reason = "refused by " + h.destination() + ": " + t.refusal;
+            deadLetters.write(h.destination().toString(), Math.max(t.refusedStatus, 0), reason, null, batch.array(),
+                    start, ends[drop] - start);
+            refused.inc();
+            LOG.log(Level.WARNING, "sink " + name + ": a message was " + reason + "; it went to the dead-letter file");
+            drop++;
+        }
+        sentBefore = Math.max(sentBefore, t.next) - drop;
+        removeFirst(drop);
+        return error;
+    }
+
+    /** Waits until {@code t} ended; null when every message was acknowledged, else why not. */
+    private String awaitAnswers(RelpClientHandler session, RelpClientHandler.Transmission t) {
+        long timeout = cfg.writeTimeout().nanos();
+        int seen = 0;
+        long deadline = clock.nanoTime() + timeout;
+        String cancelled = null;
+        while (true) {
+            try {
+                t.done.get(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS);
+                return null;
+            } catch (TimeoutException slice) {
+                if (cancelled != null) {
+                    continue; // the event loop ends t soon; wait for it before the batch changes
+                }
+                long now = clock.nanoTime();
+                int acked = t.acked;
+                if (aborted) {
+                    cancelled = "sink stopping";
+                } else if (acked != seen) {
+                    seen = acked;
+                    deadline = now + timeout;
+                } else if (now - deadline > 0) {
+                    cancelled = "no acknowledgement within write-timeout " + cfg.writeTimeout() + " ("
+                            + (t.count - acked) + " messages unanswered)";
+                }
+                if (cancelled != null) {
+                    session.cancel(t, cancelled);
+                }
+            } catch (ExecutionException e) {
+                return cancelled != null ? cancelled : e.getCause().getMessage();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                cancelled = "interrupted";
+                session.cancel(t, cancelled);
+                try {
+                    t.done.handle((v, x) -> null).get(5, TimeUnit.SECONDS);
+                } catch (Exception ignored) {
+                    // the event loop is gone or stuck: nothing more will read t
+                }
+                return cancelled;
+            }
+        }
+    }
+
+    /** Removes the first {@code n} messages from the pending batch. */
+    private void removeFirst(int n) {
+        if (n <= 0) {
+            return;
+        }
+        if (n >= count) {
+            batch.reset();
+            count = 0;
+            return;
+        }
+        int from = ends[n - 1];
+        int len = batch.length() - from;
+        byte[] a = batch.array();
+        System.arraycopy(a, from, a, 0, len);
+        batch.setLength(len);
+        for (int i = n; i < count; i++) {
+            ends[i - n] = ends[i] - from;
+        }
+        count -= n;
+    }
+
+    /** RELP: ends {@code h}'s session with {@code close}, waiting briefly for the answer. */
+    private void endSession(RelayHost h) {
+        if (!relp) {
+            return;
+        }
+        Channel ch = h.channel(clock.nanoTime());
+        RelpClientHandler session = ch == null ? null : ch.attr(RelpClientHandler.KEY).get();
+        if (session != null) {
+            try {
+                session.closeSession().get(RELP_CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // no answer in time: the channel is closed anyway
+            }
+        }
     }
 
     /** A host with an open connection for the next batch; throws when none is live (the handler retries). */
@@ -249,6 +439,7 @@ final class SyslogDelivery implements SinkDelivery {
             failbacks.inc();
             LOG.log(Level.INFO, "sink " + name + ": failing back from " + hosts[previous].destination() + " to "
                     + hosts[i].destination());
+            endSession(hosts[previous]);
             hosts[previous].close("standby (failed back to " + hosts[i].destination() + ")");
         } else if (i > 0) {
             failovers.inc();
@@ -398,6 +589,7 @@ final class SyslogDelivery implements SinkDelivery {
     @Override
     public void close() {
         for (RelayHost h : hosts) {
+            endSession(h);
             h.close("closed");
         }
         if (connector != null) {

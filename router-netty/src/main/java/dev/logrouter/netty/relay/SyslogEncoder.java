@@ -14,8 +14,9 @@ import java.time.ZoneId;
 /**
  * Writes one event as one framed syslog message: the format ({@code rfc5424}, {@code rfc3164} or {@code raw}) with
  * the body template in place of MSG, then the framing ({@code octet-counted}: {@code LEN SP MSG}; {@code lf}:
- * {@code MSG LF}; null: the message alone, for a datagram, cut at the datagram limit and counted). Nothing is allocated per event once the scratch
- * buffer is warm; only octet counting of a rendered message copies it (its length comes first).
+ * {@code MSG LF}; null: the message alone, for a datagram cut at the datagram limit and counted, or for RELP, whose
+ * delivery frames each message). Nothing is allocated per event once the scratch buffer is warm; only octet counting
+ * of a rendered message copies it (its length comes first).
  *
  * <p>Threads: keeps scratch state; belongs to the sink's thread.
  */
@@ -33,8 +34,9 @@ final class SyslogEncoder implements SinkEncoder {
     private final Counter truncated;
 
     /**
-     * @param framing     null for UDP: the message alone
-     * @param maxDatagram with framing null: longer messages are cut to it and counted in {@code truncated}
+     * @param framing     null for UDP and RELP: the message alone
+     * @param maxDatagram with framing null: longer messages are cut to it and counted in {@code truncated}; 0: no
+     *                    limit (RELP)
      */
     SyslogEncoder(Format format, Framing framing, String bodyTemplate, ZoneId zone, int maxDatagram,
                   Counter truncated) {

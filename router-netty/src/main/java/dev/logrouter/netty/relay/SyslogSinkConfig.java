@@ -23,7 +23,8 @@ import java.util.List;
 /**
  * {@code type: syslog}: forwards events to other syslog servers (a relay), like syslog-ng's {@code network()} and
  * {@code syslog()} destinations and rsyslog's {@code omfwd}: over TCP, TLS or UDP, to the first live host of a list
- * (failover) or spread over all of them (round-robin), as RFC 5424, RFC 3164 or the bytes received.
+ * (failover) or spread over all of them (round-robin), as RFC 5424, RFC 3164 or the bytes received; or over RELP
+ * (rsyslog's {@code omrelp}), where a message counts as written once the receiver acknowledged it.
  *
  * <p>Threads: immutable.
  */
@@ -41,10 +42,12 @@ public record SyslogSinkConfig(
         @Option(doc = "With failover: how often a host before the active one (the primary) is tried again.",
                 defaultValue = "60s")
         TimeSpan failbackAfter,
-        @Option(doc = "tcp, tls (RFC 5425; needs tls:) or udp (RFC 5426: one message per datagram).",
-                defaultValue = "tcp")
+        @Option(doc = "tcp, tls (RFC 5425; needs tls:), udp (RFC 5426: one message per datagram) or relp (rsyslog's "
+                + "Reliable Event Logging Protocol, as omrelp: a message counts as written once the receiver "
+                + "answered rsp 200; with tls: RELP over TLS).", defaultValue = "tcp")
         Transport transport,
-        @Option(doc = "TLS client options, with transport: tls.", defaultValue = Option.NONE)
+        @Option(doc = "TLS client options, with transport: tls, or with transport: relp for RELP over TLS.",
+                defaultValue = Option.NONE)
         TlsClientConfig tls,
         @Option(doc = "rfc5424: <PRI>1 ISODATE HOST PROGRAM PID MSGID SDATA MSG, as $(format-syslog-rfc5424); "
                 + "rfc3164: <PRI>DATE HOST PROGRAM[PID]: MSG, as syslog-ng's network() destination writes it; raw: "
@@ -52,7 +55,8 @@ public record SyslogSinkConfig(
                 + "none and is written as rfc5424).", defaultValue = "rfc5424")
         Format format,
         @Option(doc = "octet-counted (LEN SP MSG, RFC 6587/5425) or lf (MSG LF). Default: octet-counted for rfc5424, "
-                + "raw and tls, lf for rfc3164 over tcp. UDP has no framing: one message per datagram.",
+                + "raw and tls, lf for rfc3164 over tcp. UDP has no framing: one message per datagram; RELP frames "
+                + "each message itself (framing is ignored with transport: relp).",
                 defaultValue = Option.NONE)
         Framing framing,
         @Option(doc = "Template of the message body, in place of MSG (the header is still written per format; with "
@@ -66,8 +70,14 @@ public record SyslogSinkConfig(
         TimeSpan connectTimeout,
         @Option(doc = "A batch write not done in this time (the receiver stopped reading: its window stays full) "
                 + "fails like a broken connection: the connection is closed, counted in writeFailures, and the batch "
-                + "goes to the next live host.", defaultValue = "30s")
+                + "goes to the next live host. RELP: the longest wait for the next acknowledgement while messages "
+                + "are unanswered.", defaultValue = "30s")
         TimeSpan writeTimeout,
+        @Option(doc = "RELP: most messages sent and not yet acknowledged on a connection (librelp's and omrelp's "
+                + "windowSize, 128); more are sent as acknowledgements come. After a reconnect at most this many "
+                + "are sent twice. Must not exceed the receiver's limit (imrelp has none; a logrouter relp source's "
+                + "max-window, 1024 by default).", defaultValue = "128")
+        Integer window,
         @Option(doc = "First wait before a host that failed is tried again; doubled after each failure in a row.",
                 defaultValue = "200ms")
         TimeSpan reconnectDelay,
@@ -112,9 +122,9 @@ public record SyslogSinkConfig(
                 throw new IllegalArgumentException("transport: tls needs a tls: map (ca-file, and cert-file/key-file "
                         + "for mutual TLS)");
             }
-            if (transport != Transport.tls && tls != null) {
+            if (transport != Transport.tls && transport != Transport.relp && tls != null) {
                 throw new IllegalArgumentException("tls: is given but transport is " + transport + "; set transport: "
-                        + "tls");
+                        + "tls (or relp, for RELP over TLS)");
             }
             if (transport == Transport.udp && framing != null) {
                 throw new IllegalArgumentException("framing does not apply to transport: udp (one message per "
@@ -128,6 +138,9 @@ public record SyslogSinkConfig(
         if (maxDatagramSize != null && (maxDatagramSize.bytes() < 64 || maxDatagramSize.bytes() > 65_507)) {
             throw new IllegalArgumentException("max-datagram-size must be 64..65507 bytes, got "
                     + maxDatagramSize.bytes());
+        }
+        if (window != null && (window < 1 || window > 1 << 20)) {
+            throw new IllegalArgumentException("window must be 1..1048576, got " + window);
         }
         if (batchSize != null && batchSize < 1) {
             throw new IllegalArgumentException("batch-size must be >= 1, got " + batchSize);
@@ -152,9 +165,12 @@ public record SyslogSinkConfig(
         }
     }
 
-    /** The framing in effect: the configured one, or the default for the format and transport; null for UDP. */
+    /**
+     * The framing in effect: the configured one, or the default for the format and transport; null for UDP (one
+     * message per datagram) and RELP (the delivery wraps each message in a RELP frame).
+     */
     public Framing effectiveFraming() {
-        if (transport == Transport.udp) {
+        if (transport == Transport.udp || transport == Transport.relp) {
             return null;
         }
         if (framing != null) {
@@ -180,7 +196,7 @@ public record SyslogSinkConfig(
     public Sink create(SinkContext ctx) {
         Counter truncated = ctx.metrics().counter("truncated", "UDP: messages cut to max-datagram-size.");
         SyslogEncoder encoder = new SyslogEncoder(format, effectiveFraming(), template, ctx.zone(),
-                maxDatagramSize.intBytes(), truncated);
+                transport == Transport.udp ? maxDatagramSize.intBytes() : 0, truncated);
         SyslogDelivery delivery = new SyslogDelivery(this, ctx);
         return SinkBuffers.create(buffer, encoder, delivery, journal, maxBacklog, batchSize, batchBytes.bytes(),
                 drainTimeout, overflow, ctx);
@@ -190,7 +206,7 @@ public record SyslogSinkConfig(
     public enum Mode { failover, @JsonProperty("round-robin") roundRobin }
 
     /** The protocol under the syslog messages. */
-    public enum Transport { tcp, tls, udp }
+    public enum Transport { tcp, tls, udp, relp }
 
     /** How each event is written. */
     public enum Format { rfc5424, rfc3164, raw }

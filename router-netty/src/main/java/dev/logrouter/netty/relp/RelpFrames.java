@@ -28,6 +28,17 @@ public final class RelpFrames {
     private RelpFrames() {
     }
 
+    /**
+     * The offers of logrouter's end of a session, one {@code name=value} a line: {@code relp_version},
+     * {@code relp_software} (name, version, URL) and {@code commands=syslog}; what a client sends with its
+     * {@code open} (the same text as a source's answer to one).
+     */
+    public static String offers() {
+        String v = RelpFrames.class.getPackage().getImplementationVersion();
+        return "relp_version=" + RELP_VERSION + "\nrelp_software=logrouter," + (v == null ? "dev" : v)
+                + ",https://github.com/logrouter\ncommands=" + SYSLOG;
+    }
+
     /** The transaction number after {@code txnr}. */
     public static int next(int txnr) {
         return txnr >= MAX_TXNR ? 1 : txnr + 1;
