@@ -37,10 +37,6 @@ import java.util.function.LongSupplier;
  */
 public final class RelpSource implements Source {
 
-    /** The offers the router answers an open with (after {@code 200 OK}). */
-    static final String OFFERS = "relp_version=" + RelpFrames.RELP_VERSION + "\nrelp_software=logrouter,"
-            + version() + ",https://github.com/logrouter\ncommands=" + RelpFrames.SYSLOG;
-
     private final RelpSourceConfig cfg;
     private final NettyTransport transport;
     private final RingPublisher publisher;
@@ -120,7 +116,7 @@ public final class RelpSource implements Source {
                             p.addLast("tls-peer", new TlsPeerHandler(tlsCounters, peer));
                         }
                         RelpSession session = new RelpSession(RelpSource.this, publisher, completed, peer,
-                                cfg.maxWindow(), maxMessage, ackNanos, OFFERS);
+                                cfg.maxWindow(), maxMessage, ackNanos, RelpFrames.offers());
                         p.addLast("relp-frames", new RelpFrameDecoder(maxData, session));
                         p.addLast("relp", session);
                     }
@@ -226,10 +222,5 @@ public final class RelpSource implements Source {
 
     void ioError() {
         ioErrors.inc();
-    }
-
-    private static String version() {
-        String v = RelpSource.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
     }
 }
