@@ -130,45 +130,50 @@ public final class RingPublisher {
      * for a source that acknowledges each message once the sinks completed it; -1 when the ring is full.
      */
     public long tryPublishSequence(ByteBuf buf, int off, int len, Peer peer) {
-        long seq;
-        try {
-            seq = ring.tryNext();
-        } catch (InsufficientCapacityException full) {
-            return -1;
+        long seq = tryClaimOne();
+        if (seq >= 0) {
+            try {
+                LogEvent e = ring.get(seq);
+                e.clear();
+                buf.getBytes(off, e.ensureRawCapacity(len), 0, len);
+                e.setRawLength(len);
+                stamp(e, peer, System.currentTimeMillis());
+            } finally {
+                published(seq, len);
+            }
         }
-        try {
-            LogEvent e = ring.get(seq);
-            e.clear();
-            buf.getBytes(off, e.ensureRawCapacity(len), 0, len);
-            e.setRawLength(len);
-            stamp(e, peer, System.currentTimeMillis());
-        } finally {
-            ring.publish(seq);
-        }
-        received.inc();
-        bytes.add(len);
         return seq;
     }
 
     /** {@link #tryPublishSequence(ByteBuf, int, int, Peer)} for a frame held in an array. */
     public long tryPublishSequence(byte[] frame, Peer peer) {
-        long seq;
+        long seq = tryClaimOne();
+        if (seq >= 0) {
+            try {
+                LogEvent e = ring.get(seq);
+                e.clear();
+                e.setRaw(frame, 0, frame.length);
+                stamp(e, peer, System.currentTimeMillis());
+            } finally {
+                published(seq, frame.length);
+            }
+        }
+        return seq;
+    }
+
+    /** One slot, or -1 when the ring is full. */
+    private long tryClaimOne() {
         try {
-            seq = ring.tryNext();
+            return ring.tryNext();
         } catch (InsufficientCapacityException full) {
             return -1;
         }
-        try {
-            LogEvent e = ring.get(seq);
-            e.clear();
-            e.setRaw(frame, 0, frame.length);
-            stamp(e, peer, System.currentTimeMillis());
-        } finally {
-            ring.publish(seq);
-        }
+    }
+
+    private void published(long seq, int len) {
+        ring.publish(seq);
         received.inc();
-        bytes.add(frame.length);
-        return seq;
+        bytes.add(len);
     }
 
     /** Publishes one frame held in an array (frames kept aside at close); false when the ring is full. */

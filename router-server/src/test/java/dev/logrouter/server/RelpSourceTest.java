@@ -229,6 +229,45 @@ class RelpSourceTest {
     }
 
     @Test
+    void aFullRingStopsTheSessionReadingAndEverythingIsAcknowledgedOnceItDrains() throws Exception {
+        int port = Ports.freeLoopbackPort(); // nothing listens at first: the relay holds the ring (64 slots)
+        Path out = dir.resolve("out.log");
+        Router r = TestClient.startRouter("""
+                sources:
+                  - {name: in, type: relp, bind: "127.0.0.1:0", max-window: 2048}
+                pipeline: {ring-size: 64}
+                sinks:
+                  - {name: out, type: file, path: "%s", template: "${MSG}\\n"}
+                  - {name: held, type: syslog, hosts: ["127.0.0.1:%d"], reconnect-delay-max: 200ms}
+                """.formatted(out, port));
+        routers.add(r);
+        int n = 3000;
+        try (RelpTestClient c = new RelpTestClient(r.boundAddress("in"))) {
+            c.open();
+            for (int i = 0; i < n; i++) {
+                c.send("syslog", msg(i));
+            }
+            c.flush();
+            MetricGroup g = source(r);
+            // the session stops reading at the full ring: it keeps at most one read's frames, far below max-window
+            // (a session that went on reading would keep all 3,000 and end in a window overrun)
+            assertThat(TestClient.await(() -> g.value("pauses") > 0, 10_000)).isTrue();
+            assertThat(g.value("received")).isLessThan(n);
+            routers.add(TestClient.startRouter("""
+                    sources: [{name: in, type: tcp, bind: "127.0.0.1:%d"}]
+                    sinks: [{name: out, type: file, path: "%s"}]
+                    """.formatted(port, dir.resolve("relayed.log"))));
+            for (int i = 0; i < n; i++) {
+                RelpTestClient.Frame f = c.read();
+                assertThat(f.txnr()).isEqualTo(i + 2);
+                assertThat(f.status()).isEqualTo(200);
+            }
+            assertThat(g.value("protocolErrors")).isZero();
+        }
+        assertThat(TestClient.await(() -> TestClient.textLines(out).size() == n, 10_000)).isTrue();
+    }
+
+    @Test
     void aClientThatDoesNotReadItsAcknowledgementsFillsOnlyItsWindow() throws Exception {
         Path out = dir.resolve("out.log");
         Router r = router("", "", out);

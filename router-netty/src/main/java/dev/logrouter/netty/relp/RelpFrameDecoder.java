@@ -52,6 +52,17 @@ public final class RelpFrameDecoder extends ByteToMessageDecoder {
         decode(in);
     }
 
+    /**
+     * Ends a read without {@link ByteToMessageDecoder}'s own: it asks for another read whenever a read produced no
+     * message and {@code autoRead} is off, which is always the case here (frames go to the listener, not down the
+     * pipeline) and would undo every pause of the session's flow control.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        discardSomeReadBytes();
+        ctx.fireChannelReadComplete();
+    }
+
     /** Delivers every whole frame {@code in} holds and leaves a partial one in it. */
     void decode(ByteBuf in) {
         while (!broken && in.isReadable()) {

@@ -114,6 +114,9 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
         }
         expected = RelpFrames.next(txnr);
         if (RelpFrames.is(buf, cmdOff, cmdLen, RelpFrames.SYSLOG)) {
+            if (stopping) {
+                return; // read after the stop began: not taken, not acknowledged; the client sends it again
+            }
             if (!opened) {
                 protocolError("syslog before open");
             } else if (dataLen > maxMessage) {
@@ -136,6 +139,7 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
             ByteBuf out = ctx.alloc().buffer(64);
             RelpFrames.append(out, txnr, RelpFrames.RSP, "500 command not supported: " + cmd);
             ctx.writeAndFlush(out);
+            holdIfUnread();
         }
     }
 
@@ -172,6 +176,7 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
             byte[] copy = new byte[len];
             buf.getBytes(off, copy);
             kept.add(copy);
+            source.keptChanged(1);
             pause();
         } else if (!paused && publisher.shouldPause()) {
             pause();
@@ -231,6 +236,7 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
                     return;
                 }
                 kept.poll();
+                source.keptChanged(-1);
                 seqs[first] = seq;
                 first = (first + 1) % txnrs.length;
             }
@@ -289,15 +295,20 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
             RelpFrames.append(out, closeTxnr, RelpFrames.RSP, "");
             RelpFrames.append(out, 0, RelpFrames.SERVERCLOSE, ""); // as librelp's server answers a close
             ended = true;
-            ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+            closeAfterWrite(out);
             return;
         }
         if (out != null) {
             ctx.writeAndFlush(out);
-            if (!ctx.channel().isWritable() && !paused) {
-                source.ackBackpressure();
-                pause(); // the client does not read its acknowledgements
-            }
+            holdIfUnread();
+        }
+    }
+
+    /** The client does not read what the session writes: read no more from it until it does. */
+    private void holdIfUnread() {
+        if (!ctx.channel().isWritable() && !paused) {
+            source.ackBackpressure();
+            pause();
         }
     }
 
@@ -340,10 +351,30 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
             return;
         }
         ended = true;
+        dropKept();
         LOG.log(Level.WARNING, "source " + source.name() + ": RELP session from " + ctx.channel().remoteAddress()
                 + " closed: " + reason);
         RelpFrames.append(out, 0, RelpFrames.SERVERCLOSE, "");
+        closeAfterWrite(out);
+    }
+
+    /**
+     * Writes {@code out} and closes once it is written, or after {@link #ERROR_GRACE_NANOS} if a client that does not
+     * read never lets the write complete.
+     */
+    private void closeAfterWrite(ByteBuf out) {
         ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+        ctx.executor().schedule(() -> {
+            ctx.close();
+        }, ERROR_GRACE_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /** Kept messages of an ending session are the client's again (never acknowledged). */
+    private void dropKept() {
+        if (!kept.isEmpty()) {
+            source.keptChanged(-kept.size());
+            kept.clear();
+        }
     }
 
     /** The router stops: no more reading; what is kept still goes into the ring. Event loop. */
@@ -353,10 +384,6 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
         publishKept();
     }
 
-    /** Whether messages still wait for ring space. Any thread (a racy read is fine for the stop's poll). */
-    boolean hasKept() {
-        return !kept.isEmpty();
-    }
 
     /** After the ring drained: acknowledges what the sinks completed, then serverclose. Event loop. */
     void finish() {
@@ -380,7 +407,7 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
             source.unackedChanged(-size); // the client sends them again on its next session
             size = 0;
         }
-        kept.clear();
+        dropKept();
         source.sessionClosed();
         ctx.fireChannelInactive();
     }

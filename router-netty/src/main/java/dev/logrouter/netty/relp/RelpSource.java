@@ -19,7 +19,12 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -46,6 +51,8 @@ public final class RelpSource implements Source {
     private final TlsCounters tlsCounters;
     private final AtomicInteger sessions = new AtomicInteger();
     private final AtomicLong unacked = new AtomicLong();
+    /** Messages sessions keep for want of ring space (updated on the event loops). */
+    private final AtomicInteger keptMessages = new AtomicInteger();
     private final Counter accepted;
     private final Counter rejected;
     private final Counter ackedCount;
@@ -146,24 +153,25 @@ public final class RelpSource implements Source {
      */
     @Override
     public boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException {
-        for (Channel ch : channels) {
-            ch.eventLoop().execute(() -> session(ch, RelpSession::stop));
-        }
         long deadline = System.nanoTime() + unit.toNanos(timeout);
-        while (true) {
-            boolean any = false;
-            for (Channel ch : channels) {
-                RelpSession s = ch.pipeline().get(RelpSession.class);
-                any |= s != null && s.hasKept();
+        List<Future<?>> stopped = new ArrayList<>();
+        for (Channel ch : channels) {
+            stopped.add(ch.eventLoop().submit(() -> session(ch, RelpSession::stop)));
+        }
+        for (Future<?> f : stopped) { // every session read its last before the count of kept messages is trusted
+            try {
+                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                return false;
             }
-            if (!any) {
-                return true;
-            }
+        }
+        while (keptMessages.get() > 0) {
             if (System.nanoTime() > deadline) {
                 return false;
             }
             Thread.sleep(5);
         }
+        return true;
     }
 
     /** After the ring drained: acknowledges what the sinks completed and ends every session with serverclose. */
@@ -206,6 +214,10 @@ public final class RelpSource implements Source {
 
     void unackedChanged(int delta) {
         unacked.addAndGet(delta);
+    }
+
+    void keptChanged(int delta) {
+        keptMessages.addAndGet(delta);
     }
 
     void protocolError() {
