@@ -18,6 +18,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -44,6 +45,9 @@ public final class TcpSource implements Source {
     static final long ACCEPT_DRAIN_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** A connection that read nothing for this long during a clean stop has nothing more to give. */
     static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
+
+    /** Set while a stop's quiet check of a connection waits on its event loop. */
+    private static final AttributeKey<Boolean> QUIET_CHECK = AttributeKey.valueOf("logrouter.tcp.quietCheck");
 
     /** When the last connection was accepted (System.nanoTime); written on the listener's event loop. */
     private volatile long lastAcceptNanos = System.nanoTime();
@@ -247,7 +251,12 @@ public final class TcpSource implements Source {
                 // judged on the connection's own event loop, which reads what the socket holds before it runs a
                 // task: a loop too busy (or starved of CPU) to read a connection for a while does not make that
                 // connection look quiet and lose what its sender wrote (a check from this thread did, under load)
-                ch.eventLoop().execute(() -> closeIfQuiet(ch));
+                if (ch.attr(QUIET_CHECK).compareAndSet(null, Boolean.TRUE)) { // one check queued per connection
+                    ch.eventLoop().execute(() -> {
+                        ch.attr(QUIET_CHECK).set(null);
+                        closeIfQuiet(ch);
+                    });
+                }
             }
             Thread.sleep(10);
         }
