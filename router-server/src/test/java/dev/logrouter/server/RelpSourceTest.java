@@ -104,6 +104,32 @@ class RelpSourceTest {
     }
 
     @Test
+    void aCleanStopAcknowledgesEverythingReadThenSendsServerclose() throws Exception {
+        Path out = dir.resolve("out.log");
+        Router r = router("", "", out);
+        int n = 1000;
+        try (RelpTestClient c = new RelpTestClient(r.boundAddress("in"))) {
+            c.open();
+            for (int i = 0; i < n; i++) {
+                c.send("syslog", msg(i));
+            }
+            c.flush();
+            MetricGroup g = source(r);
+            assertThat(TestClient.await(() -> g.value("received") == n, 10_000)).isTrue();
+            routers.remove(r);
+            r.stop(); // what was read is acknowledged at the stop at the latest, then the session ends
+            for (int i = 0; i < n; i++) {
+                RelpTestClient.Frame f = c.read();
+                assertThat(f.txnr()).isEqualTo(i + 2);
+                assertThat(f.status()).isEqualTo(200);
+            }
+            assertThat(c.read()).isEqualTo(new RelpTestClient.Frame(0, "serverclose", ""));
+            assertThat(c.read()).isNull();
+        }
+        assertThat(TestClient.textLines(out)).hasSize(n);
+    }
+
+    @Test
     void aMessageIsAcknowledgedOnlyOnceEverySinkThatTookItCompletedIt() throws Exception {
         int port = Ports.freeLoopbackPort();
         Path out = dir.resolve("out.log");

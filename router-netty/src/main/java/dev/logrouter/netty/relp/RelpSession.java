@@ -178,8 +178,6 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
             kept.add(copy);
             source.keptChanged(1);
             pause();
-        } else if (!paused && publisher.shouldPause()) {
-            pause();
         }
         add(txnr, seq);
         scheduleAck();
@@ -254,6 +252,19 @@ final class RelpSession extends ChannelInboundHandlerAdapter implements RelpFram
             paused = false;
             ctx.channel().config().setAutoRead(true);
         }
+    }
+
+    /**
+     * Once per read, not per message (the ring's remaining capacity is a minimum over every stage's sequence): a
+     * nearly full ring stops the reading, and the acknowledgement tick resumes it.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (!paused && !ended && publisher.shouldPause()) {
+            pause();
+            scheduleAck();
+        }
+        ctx.fireChannelReadComplete();
     }
 
     @Override
