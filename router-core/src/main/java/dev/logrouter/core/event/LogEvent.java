@@ -60,6 +60,12 @@ public final class LogEvent {
     public static final byte FORMAT_RFC5424 = 2;
     /** A JSON object as a {@code kafka} sink writes it by default (see {@code JsonEnvelopeParser}). */
     public static final byte FORMAT_JSON = 3;
+    /**
+     * No syslog header (syslog-ng's {@code flags(no-parse)}): the whole frame is MSG; HOST, PROGRAM, PID, PRI, the
+     * stamp and any name-value pairs are what the source set when it published (a file source: the local host name
+     * and the file's program; the journal: its fields); a stamp the source did not set is the receive time.
+     */
+    public static final byte FORMAT_RAW = 4;
 
     /** Flag: the syslog header could not be parsed; MSG holds a replacement text built from the raw bytes. */
     public static final int FLAG_PARSE_ERROR = 1;

@@ -14,7 +14,8 @@ import java.time.ZoneId;
  * the RFC 3164 parser only; {@link LogEvent#FORMAT_RFC5424} and {@link LogEvent#FORMAT_AUTO} (a {@code syslog()}
  * source) run the RFC 5424 parser and fall back silently to RFC 3164 when the frame has no VERSION 1;
  * {@link LogEvent#FORMAT_JSON} (a {@code kafka} source reading what a {@code kafka} sink wrote) runs
- * {@link JsonEnvelopeParser} and falls back to the syslog parsers when the frame is not a JSON object. Trailing
+ * {@link JsonEnvelopeParser} and falls back to the syslog parsers when the frame is not a JSON object;
+ * {@link LogEvent#FORMAT_RAW} (a file or journal source) parses nothing: the frame is MSG, the source set the rest. Trailing
  * {@code \n} and {@code \0} bytes are ignored. A hard error (malformed PRI or RFC 5424 header) turns the event into
  * syslog-ng's replacement message and flags it {@link LogEvent#FLAG_PARSE_ERROR}; {@link #parse} never throws on
  * bad input. The stamp is always set: the message's own, or the receive time ({@link LogEvent#receivedMillis()})
@@ -52,6 +53,13 @@ public final class SyslogHeaderParser implements EventParser {
             end--;
         }
         if (e.formatHint() == LogEvent.FORMAT_JSON && json.parse(e, b, 0, end)) {
+            return;
+        }
+        if (e.formatHint() == LogEvent.FORMAT_RAW) {
+            e.setField(LogEvent.MSG, 0, end);
+            if (!e.isStampSet()) {
+                stamps.setReceiveTime(e);
+            }
             return;
         }
         if (e.formatHint() != LogEvent.FORMAT_RFC3164) {
