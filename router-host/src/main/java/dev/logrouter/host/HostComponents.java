@@ -2,6 +2,8 @@ package dev.logrouter.host;
 
 import dev.logrouter.core.config.ComponentProvider;
 import dev.logrouter.core.config.ComponentRegistry;
+import dev.logrouter.core.source.SourceConfig;
+import dev.logrouter.host.file.FileSourceConfig;
 
 /**
  * The host's own logs: {@code type: file} (files tailed through rotation, with checkpoints). Listed in
@@ -18,6 +20,9 @@ public final class HostComponents implements ComponentProvider {
 
     @Override
     public void register(ComponentRegistry registry) {
-        // the source types of this module register here
+        registry.source("file", FileSourceConfig.class)
+                .renamed(SourceConfig.class, "wildcard-file", "syslog-ng's wildcard-file() is type: file with "
+                        + "paths: [glob] (** allowed)")
+                .renamed(SourceConfig.class, "imfile", "rsyslog's imfile is type: file (format: raw, program = Tag)");
     }
 }

@@ -1,0 +1,1173 @@
+package dev.logrouter.host.file;
+
+import com.lmax.disruptor.RingBuffer;
+import dev.logrouter.core.event.FieldName;
+import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.SyslogNames;
+import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.source.RingClaim;
+import dev.logrouter.core.source.Source;
+import dev.logrouter.core.source.SourceContext;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Tails the files {@code paths} match and publishes one message per line (or multi-line message) into the ring.
+ *
+ * <p>One thread, {@code file-<name>}, does everything: it scans the globs (at start, on a change the JDK's
+ * WatchService reports, and every poll interval), reads the files in turn ({@code read-size} from each, so one busy
+ * file does not starve the others), splits lines, publishes them in batches and waits while the ring has no room
+ * (flow control: the files wait on disk), and writes the checkpoint.
+ *
+ * <p>A file is known by its device and inode, checked by a fingerprint of its first bytes. So:
+ * <ul>
+ *   <li>rename + create: the renamed file is the same file (read on to its end, under its new name when the globs
+ *       match it, through the open channel when they do not); the new file at the old path is read once the old one
+ *       reached its end;</li>
+ *   <li>copytruncate: the shrunken (or rewritten) file is read again from 0; a new file with the fingerprint of the
+ *       content before the truncation (the copy, when the globs match it) continues where the reading was;</li>
+ *   <li>a deleted file, or one rotated out of the globs, stays open until it did not grow for {@code rotate-wait};</li>
+ *   <li>an inode reused by another file is not mistaken for the old one (its fingerprint differs).</li>
+ * </ul>
+ *
+ * <p>Checkpoints: each publish batch remembers its last ring sequence and the file offset after its last line; the
+ * checkpoint offset of a file advances to that offset once {@link SourceContext#completedSequence()} passed the
+ * sequence, i.e. every sink made those lines durable. A restart resumes there: after a clean stop nothing is read
+ * twice, after a crash at most what was published after the last checkpoint.
+ *
+ * <p>Threads: the reader thread owns every file and all state; lifecycle calls come from the router's thread and
+ * only set flags and wait; gauges read volatile copies.
+ */
+public final class FileSource implements Source {
+
+    private static final Logger LOG = System.getLogger(FileSource.class.getName());
+    private static final int MAX_BATCH = 256;
+    private static final FieldName FILE_NAME = FieldName.of("FILE_NAME");
+    private static final long TIMEOUT_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final FileSourceConfig cfg;
+    private final RingBuffer<LogEvent> ring;
+    private final LongSupplier completed;
+    private final int sourceId;
+    private final byte[] sourceName;
+    private final byte hint;
+    private final boolean raw;
+    private final byte[] host;
+    private final int pri;
+    private final int maxLine;
+    private final int unit; // bytes per code unit where lines are split: 1, or 2 for UTF-16
+    private final boolean bigEndian;
+    private final Charset charset; // null: UTF-8, passed through
+    private final FileSourceConfig.MultiLine multiLine;
+    private final Matcher prefix;
+    private final long multiLineTimeout;
+    private final long rotateWait;
+    private final long pollInterval;
+    private final int maxOpen;
+    private final List<Globs.Glob> globs = new ArrayList<>();
+    private final List<Globs.Glob> excludes = new ArrayList<>();
+    private final Checkpoints checkpoints;
+
+    private final List<TrackedFile> files = new ArrayList<>();
+    private final Map<TrackedFile.Key, TrackedFile> byKey = new HashMap<>();
+    private final Map<Path, TrackedFile> byPath = new HashMap<>();
+    /** Live files with a full fingerprint, by it: a new file with one of these may be a copy (copytruncate). */
+    private final Map<Long, TrackedFile> byFullFingerprint = new HashMap<>();
+    /** Files whose content was truncated away, kept for a while: a copy of them continues them. */
+    private final List<TrackedFile> retired = new ArrayList<>();
+    private final Map<Path, WatchKey> watched = new HashMap<>();
+    /** Open files, oldest opened first: where {@link #evict} looks for one to close. */
+    private final java.util.ArrayDeque<TrackedFile> openOrder = new java.util.ArrayDeque<>();
+    private final Fingerprint fingerprint = new Fingerprint();
+    private WatchService watcher;
+    private Map<TrackedFile.Key, Checkpoints.Entry> saved; // what the checkpoint file held at start
+    private boolean firstStart;
+    private boolean initialScan;
+    private boolean scanRequested;
+    private boolean checkpointDirty;
+    private int openCount;
+    private int roundRobin;
+
+    private final byte[] chunk;
+    private final ByteBuffer chunkBuffer;
+    private final int[] stOff = new int[MAX_BATCH];
+    private final int[] stLen = new int[MAX_BATCH];
+    private final long[] stEnd = new long[MAX_BATCH];
+    private int staged;
+    private final LatinView latin = new LatinView();
+
+    private Thread thread;
+    private volatile boolean stopReading;
+    private volatile boolean closing;
+    private volatile boolean forced;
+    private final CountDownLatch readingStopped = new CountDownLatch(1);
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private volatile int fileCount;
+    private volatile int openGauge;
+    private volatile long uncommittedGauge;
+
+    private final Counter received;
+    private final Counter bytes;
+    private final Counter truncatedLines;
+    private final Counter partialLines;
+    private final Counter rotations;
+    private final Counter truncations;
+    private final Counter copiesFollowed;
+    private final Counter deletedUnread;
+    private final Counter ringFull;
+    private final Counter readErrors;
+    private final Counter checkpointWrites;
+    private final Counter checkpointErrors;
+    private final Counter evictions;
+
+    FileSource(FileSourceConfig cfg, SourceContext ctx) {
+        this.cfg = cfg;
+        this.ring = ctx.ring();
+        this.completed = ctx.completedSequence();
+        this.sourceId = ctx.index();
+        this.sourceName = cfg.name().getBytes(StandardCharsets.UTF_8);
+        this.hint = cfg.format().hint();
+        this.raw = cfg.format() == FileFormat.raw;
+        this.host = (cfg.host() != null ? cfg.host() : localHostName()).getBytes(StandardCharsets.UTF_8);
+        this.pri = SyslogNames.facilityNumber(cfg.facility()) * 8 + SyslogNames.severityNumber(cfg.severity());
+        this.maxLine = (int) cfg.maxLineSize().bytes();
+        Charset cs = Charset.forName(cfg.encoding());
+        String csName = cs.name().toUpperCase(java.util.Locale.ROOT);
+        this.unit = csName.startsWith("UTF-16") ? 2 : 1;
+        this.bigEndian = !csName.equals("UTF-16LE");
+        this.charset = cs.equals(StandardCharsets.UTF_8) || cs.equals(StandardCharsets.US_ASCII) ? null : cs;
+        this.multiLine = cfg.multiLine();
+        this.prefix = cfg.multiLinePrefix() == null ? null : Pattern.compile(cfg.multiLinePrefix()).matcher("");
+        this.multiLineTimeout = cfg.multiLineTimeout().nanos();
+        this.rotateWait = cfg.rotateWait().nanos();
+        this.pollInterval = cfg.pollInterval().nanos();
+        this.maxOpen = cfg.maxOpenFiles();
+        for (String g : cfg.paths()) {
+            globs.add(Globs.parse(g));
+        }
+        for (String g : cfg.exclude()) {
+            excludes.add(Globs.parse(g));
+        }
+        this.checkpoints = new Checkpoints(Paths.get(cfg.checkpointDir()), cfg.name());
+        this.chunk = new byte[(int) cfg.readSize().bytes()];
+        this.chunkBuffer = ByteBuffer.wrap(chunk);
+        var m = ctx.metrics();
+        this.received = m.counter("received", "Messages (lines, or multi-line messages) published into the ring.");
+        this.bytes = m.counter("bytes", "Bytes of the messages published.");
+        this.truncatedLines = m.counter("truncatedLines", "Lines (or multi-line messages) longer than "
+                + "max-line-size, cut to it (the rest of the line is skipped).");
+        this.partialLines = m.counter("partialLines", "Last lines without a newline, delivered after "
+                + "multi-line-timeout without growth or when their file was closed.");
+        this.rotations = m.counter("rotations", "Files renamed, rotated out of the globs or deleted while tracked.");
+        this.truncations = m.counter("truncations", "Files found shorter than what was read, or rewritten "
+                + "(copytruncate): read again from their start.");
+        this.copiesFollowed = m.counter("copiesFollowed", "Copies of truncated files (copytruncate) found under "
+                + "the globs and read on from where their original was.");
+        this.deletedUnread = m.counter("deletedUnread", "Bytes never read because their file was deleted or "
+                + "rotated away while closed (max-open-files) or before it was read to its end.");
+        this.ringFull = m.counter("ringFull", "Times reading waited because the ring had no room.");
+        this.readErrors = m.counter("readErrors", "Errors reading a file or scanning a directory (each logged).");
+        this.checkpointWrites = m.counter("checkpointWrites", "Checkpoint files written.");
+        this.checkpointErrors = m.counter("checkpointErrors", "Checkpoint files that could not be written (each "
+                + "logged; the next interval tries again).");
+        this.evictions = m.counter("evictions", "Files closed to stay within max-open-files.");
+        m.gauge("files", "Files tracked now.", () -> fileCount);
+        m.gauge("openFiles", "Files open now.", () -> openGauge);
+        m.gauge("uncommittedBatches", "Publish batches whose lines the sinks have not all made durable yet.",
+                () -> uncommittedGauge);
+        m.text("checkpointFile", "Where the read positions are kept.", () -> checkpoints.file().toString());
+    }
+
+    private static String localHostName() {
+        try {
+            String h = Files.readString(Paths.get("/proc/sys/kernel/hostname")).trim();
+            if (!h.isEmpty()) {
+                return h;
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // not Linux
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+
+    @Override
+    public String name() {
+        return cfg.name();
+    }
+
+    @Override
+    public void start() throws IOException {
+        List<Checkpoints.Entry> entries = checkpoints.load(); // an unreadable checkpoint fails the start
+        firstStart = entries == null;
+        saved = new HashMap<>();
+        if (entries != null) {
+            for (Checkpoints.Entry e : entries) {
+                saved.put(new TrackedFile.Key(e.dev(), e.ino()), e);
+            }
+        }
+        Files.createDirectories(checkpoints.file().getParent());
+        if (cfg.monitor() == FileSourceConfig.Monitor.inotify) {
+            watcher = FileSystems.getDefault().newWatchService();
+        }
+        Thread t = new Thread(this::run, "file-" + cfg.name());
+        t.setDaemon(true);
+        thread = t;
+        t.start();
+    }
+
+    @Override
+    public String boundAddress() {
+        return String.join(",", cfg.paths());
+    }
+
+    // ------------------------------------------------------------------------------------------ the reader thread
+
+    private void run() {
+        try {
+            initialScan = true;
+            scan();
+            initialScan = false;
+            saved = null;
+            long now = System.nanoTime();
+            long scanEvery = watcher != null ? pollInterval * 10 : pollInterval;
+            long nextScan = now + scanEvery;
+            long nextRefresh = now + pollInterval;
+            long nextCheckpoint = now + cfg.checkpointInterval().nanos();
+            long nextTimeouts = now + TIMEOUT_CHECK_NANOS;
+            while (!stopReading) {
+                boolean read = readRound();
+                boolean events = drainEvents(read ? -1 : Math.min(pollInterval, TIMEOUT_CHECK_NANOS));
+                now = System.nanoTime();
+                if (scanRequested || now - nextScan >= 0) {
+                    scanRequested = false;
+                    scan();
+                    nextScan = now + scanEvery;
+                    nextRefresh = now + pollInterval;
+                } else if (!read && (events || now - nextRefresh >= 0)) {
+                    refreshOpen();
+                    nextRefresh = now + pollInterval;
+                }
+                if (now - nextTimeouts >= 0) {
+                    timeouts(now);
+                    nextTimeouts = now + TIMEOUT_CHECK_NANOS;
+                }
+                if (now - nextCheckpoint >= 0) {
+                    checkpoint();
+                    nextCheckpoint = now + cfg.checkpointInterval().nanos();
+                }
+            }
+        } catch (Throwable e) {
+            readErrors.inc();
+            LOG.log(Level.ERROR, "source " + cfg.name() + ": reader stopped: " + e, e);
+        } finally {
+            readingStopped.countDown();
+        }
+        try {
+            while (!closing) { // the ring drains: advance the checkpoint as the sinks complete
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                checkpoint();
+            }
+            checkpoint();
+        } catch (Throwable e) {
+            LOG.log(Level.ERROR, "source " + cfg.name() + ": final checkpoint: " + e, e);
+        } finally {
+            for (TrackedFile f : files) {
+                f.close();
+            }
+            if (watcher != null) {
+                try {
+                    watcher.close();
+                } catch (IOException ignored) {
+                    // closing
+                }
+            }
+            closed.countDown();
+        }
+    }
+
+    /** Reads one chunk from each file that may have more, in turn; true when anything was read. */
+    private boolean readRound() {
+        int n = files.size();
+        boolean any = false;
+        for (int k = 0; k < n && !stopReading; k++) {
+            TrackedFile f = files.get((roundRobin + k) % n);
+            if (!f.readable() || f.waiting()) {
+                continue;
+            }
+            if (!f.isOpen() && !open(f)) {
+                continue;
+            }
+            try {
+                if (readChunk(f) > 0) {
+                    any = true;
+                }
+            } catch (IOException e) {
+                readErrors.inc();
+                LOG.log(Level.WARNING, "source " + cfg.name() + ": reading " + f.path + ": " + e);
+                f.atEof = true;
+                f.size = f.readOffset;
+            }
+        }
+        roundRobin = n == 0 ? 0 : (roundRobin + 1) % n;
+        return any;
+    }
+
+    private int readChunk(TrackedFile f) throws IOException {
+        long start = f.readOffset;
+        if (f.atEof && f.fpLength > 0 && start > 0 && fingerprint.of(f.channel, f.fpLength) != f.fp) {
+            f.size = 0; // rewritten since the last read (copytruncate): the scan takes it from its start
+            scanRequested = true;
+            return 0;
+        }
+        chunkBuffer.clear();
+        int got = f.channel.read(chunkBuffer, start);
+        if (got > 0 && unit == 2 && (got & 1) == 1) {
+            got--; // a code unit cut by a writer in progress: read again next time
+        }
+        if (got <= 0) {
+            f.atEof = true;
+            f.size = Math.max(f.size, start);
+            return 0;
+        }
+        long now = System.nanoTime();
+        f.readOffset = start + got;
+        f.atEof = got < chunk.length;
+        f.size = Math.max(f.size, f.readOffset);
+        f.lastReadNanos = now;
+        f.lastGrowthNanos = now;
+        if (f.fpLength < Fingerprint.MAX && start < Fingerprint.MAX) {
+            updateFingerprint(f);
+        }
+        split(f, got, start);
+        return got;
+    }
+
+    private void updateFingerprint(TrackedFile f) throws IOException {
+        int len = (int) Math.min(Fingerprint.MAX, f.readOffset);
+        long crc = fingerprint.of(f.channel, len);
+        if (crc >= 0) {
+            f.fpLength = len;
+            f.fp = crc;
+            if (len == Fingerprint.MAX) {
+                byFullFingerprint.putIfAbsent(crc, f);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ lines
+
+    /** Splits {@code chunk[0, len)}, read at file offset {@code start}, into lines, and publishes them. */
+    private void split(TrackedFile f, int len, long start) {
+        int lineStart = 0;
+        if (unit == 1) {
+            for (int i = 0; i < len; i++) {
+                if (chunk[i] == '\n') {
+                    line(f, lineStart, i, start + i + 1);
+                    lineStart = i + 1;
+                }
+            }
+        } else {
+            for (int i = 0; i + 1 < len; i += 2) {
+                if (chunk[i + (bigEndian ? 1 : 0)] == '\n' && chunk[i + (bigEndian ? 0 : 1)] == 0) {
+                    line(f, lineStart, i, start + i + 2);
+                    lineStart = i + 2;
+                }
+            }
+        }
+        if (lineStart < len && !f.skipping) {
+            f.partial.append(chunk, lineStart, len - lineStart);
+            if (f.partial.length > maxLine * unit * 2 + 8) { // far past the limit in any encoding: cut now
+                flushStaged(f);
+                emit(f, f.partial.bytes, 0, f.partial.length, start + len, false);
+                f.partial.clear();
+                f.skipping = true;
+            }
+        }
+        flushStaged(f);
+    }
+
+    /** A complete line: {@code chunk[from, to)} (to = where the newline is), ending at file offset {@code end}. */
+    private void line(TrackedFile f, int from, int to, long end) {
+        if (f.skipping) { // the rest of a line cut at max-line-size
+            f.skipping = false;
+            f.partial.clear();
+            return;
+        }
+        if (f.partial.length > 0) {
+            f.partial.append(chunk, from, to - from);
+            flushStaged(f);
+            emit(f, f.partial.bytes, 0, f.partial.length, end, false);
+            f.partial.clear();
+            return;
+        }
+        emit(f, chunk, from, to - from, end, charset == null && multiLine == FileSourceConfig.MultiLine.none);
+    }
+
+    /**
+     * One line (without its newline) in the file's encoding: strips a CR, converts to UTF-8, cuts at max-line-size,
+     * then stages it (in the chunk: published in a batch) or hands it to the multi-line assembly.
+     */
+    private void emit(TrackedFile f, byte[] b, int off, int len, long end, boolean inChunk) {
+        if (unit == 1 && len > 0 && b[off + len - 1] == '\r') {
+            len--;
+        } else if (unit == 2 && len > 1 && b[off + len - (bigEndian ? 1 : 2)] == '\r'
+                && b[off + len - (bigEndian ? 2 : 1)] == 0) {
+            len -= 2;
+        }
+        if (charset != null) {
+            byte[] utf8 = new String(b, off, len, charset).getBytes(StandardCharsets.UTF_8);
+            b = utf8;
+            off = 0;
+            len = utf8.length;
+            inChunk = false;
+        }
+        if (len > maxLine) {
+            truncatedLines.inc();
+            len = utf8Prefix(b, off, maxLine);
+        }
+        if (multiLine == FileSourceConfig.MultiLine.none) {
+            if (inChunk) {
+                stOff[staged] = off;
+                stLen[staged] = len;
+                stEnd[staged] = end;
+                if (++staged == MAX_BATCH) {
+                    flushStaged(f);
+                }
+            } else {
+                flushStaged(f);
+                publishOne(f, b, off, len, end);
+            }
+            return;
+        }
+        boolean continuation = f.hasPending && isContinuation(b, off, len);
+        if (continuation) {
+            if (f.pending.length + 1 + len <= maxLine) {
+                f.pending.append((byte) '\n');
+                f.pending.append(b, off, len);
+            } else if (f.pending.length < maxLine) {
+                truncatedLines.inc();
+                f.pending.append((byte) '\n');
+                f.pending.append(b, off, utf8Prefix(b, off, maxLine - f.pending.length));
+            }
+            f.pendingEnd = end;
+            return;
+        }
+        if (f.hasPending) {
+            publishOne(f, f.pending.bytes, 0, f.pending.length, f.pendingEnd);
+        }
+        f.pending.clear();
+        f.pending.append(b, off, len);
+        f.pendingEnd = end;
+        f.hasPending = true;
+    }
+
+    private boolean isContinuation(byte[] b, int off, int len) {
+        if (multiLine == FileSourceConfig.MultiLine.indented) {
+            return len > 0 && (b[off] == ' ' || b[off] == '\t');
+        }
+        latin.set(b, off, len);
+        return !prefix.reset(latin).lookingAt();
+    }
+
+    /** The longest prefix of at most {@code max} bytes that does not cut a UTF-8 sequence. */
+    private static int utf8Prefix(byte[] b, int off, int max) {
+        int n = max;
+        while (n > 0 && (b[off + n] & 0xC0) == 0x80) {
+            n--;
+        }
+        return n == 0 ? max : n;
+    }
+
+    // ------------------------------------------------------------------------------------------ publishing
+
+    /** Publishes the lines staged from the chunk in batches of one claim each. */
+    private void flushStaged(TrackedFile f) {
+        int done = 0;
+        while (done < staged) {
+            int n = claimable(staged - done);
+            if (n <= 0) {
+                staged = 0; // forced stop: not published, not checkpointed, read again after the restart
+                return;
+            }
+            long hi = RingClaim.tryClaim(ring, n);
+            if (hi < 0) {
+                continue;
+            }
+            long lo = hi - n + 1;
+            long now = System.currentTimeMillis();
+            long seq = lo;
+            long sum = 0;
+            try {
+                for (; seq <= hi; seq++, done++) {
+                    fill(ring.get(seq), f, chunk, stOff[done], stLen[done], now);
+                    sum += stLen[done];
+                }
+            } finally {
+                RingClaim.publish(ring, lo, hi, seq);
+            }
+            f.inFlight.add(hi, stEnd[done - 1]);
+            received.add(n);
+            bytes.add(sum);
+        }
+        staged = 0;
+    }
+
+    private void publishOne(TrackedFile f, byte[] b, int off, int len, long end) {
+        while (true) {
+            if (claimable(1) <= 0) {
+                return;
+            }
+            long seq = RingClaim.tryClaim(ring, 1);
+            if (seq < 0) {
+                continue;
+            }
+            long filled = seq;
+            try {
+                fill(ring.get(seq), f, b, off, len, System.currentTimeMillis());
+                filled = seq + 1;
+            } finally {
+                RingClaim.publish(ring, seq, seq, filled);
+            }
+            f.inFlight.add(seq, end);
+            received.inc();
+            bytes.add(len);
+            return;
+        }
+    }
+
+    /** How many slots to claim for {@code wanted} messages, waiting while the ring is full; 0 on a forced stop. */
+    private int claimable(int wanted) {
+        int n = RingClaim.size(ring, wanted, MAX_BATCH);
+        if (n > 0) {
+            return n;
+        }
+        ringFull.inc();
+        long park = 20_000;
+        while (!forced) {
+            LockSupport.parkNanos(park);
+            park = Math.min(park * 2, 1_000_000);
+            n = RingClaim.size(ring, wanted, MAX_BATCH);
+            if (n > 0) {
+                return n;
+            }
+        }
+        return 0;
+    }
+
+    private void fill(LogEvent e, TrackedFile f, byte[] b, int off, int len, long nowMillis) {
+        e.clear();
+        e.setRaw(b, off, len);
+        e.setPeer(host, 0, host.length);
+        e.setSource(sourceId, sourceName, hint, 0L);
+        e.setReceivedMillis(nowMillis);
+        e.fields().set(FILE_NAME, f.pathBytes, 0, f.pathBytes.length, 0);
+        if (raw) {
+            e.setFieldCopy(LogEvent.HOST, host, 0, host.length);
+            e.setFieldCopy(LogEvent.PROGRAM, f.program, 0, f.program.length);
+            e.setPri(pri);
+        }
+    }
+
+    /** Delivers what waits for more: a multi-line message, a last line without newline, when the file is quiet. */
+    private void timeouts(long now) {
+        for (TrackedFile f : files) {
+            if ((f.hasPending || f.partial.length > 0) && now - f.lastGrowthNanos >= multiLineTimeout
+                    && f.after == null) {
+                deliverHeld(f);
+            }
+        }
+        for (Iterator<TrackedFile> it = retired.iterator(); it.hasNext(); ) {
+            TrackedFile r = it.next();
+            if (now - r.goneSinceNanos >= rotateWait) { // no copy came: what was read of it is delivered
+                it.remove();
+                deliverHeld(r);
+            }
+        }
+    }
+
+    /** Publishes a file's multi-line message in progress and its partial last line. */
+    private void deliverHeld(TrackedFile f) {
+        if (f.hasPending) {
+            publishOne(f, f.pending.bytes, 0, f.pending.length, f.pendingEnd);
+            f.pending.clear();
+            f.hasPending = false;
+        }
+        if (f.partial.length > 0 && !f.skipping) {
+            partialLines.inc();
+            emit(f, f.partial.bytes, 0, f.partial.length, f.readOffset, false);
+            f.partial.clear();
+            flushStaged(f);
+            if (f.hasPending) {
+                publishOne(f, f.pending.bytes, 0, f.pending.length, f.pendingEnd);
+                f.pending.clear();
+                f.hasPending = false;
+            }
+        }
+        f.skipping = false;
+    }
+
+    // ------------------------------------------------------------------------------------------ files
+
+    private boolean open(TrackedFile f) {
+        if (openCount >= maxOpen && !evict(f)) {
+            return false;
+        }
+        try {
+            FileChannel ch = FileChannel.open(f.path, StandardOpenOption.READ);
+            BasicFileAttributes a = Files.readAttributes(f.path, BasicFileAttributes.class);
+            if (!TrackedFile.Key.of(a.fileKey()).equals(f.key)) { // replaced since the scan: the next scan sees it
+                ch.close();
+                f.atEof = true;
+                scanRequested = true;
+                return false;
+            }
+            f.channel = ch;
+            openOrder.addLast(f);
+            openCount++;
+            openGauge = openCount;
+            return true;
+        } catch (IOException e) {
+            f.atEof = true; // gone or unreadable: the next scan decides
+            scanRequested = true;
+            return false;
+        }
+    }
+
+    /**
+     * Closes one open file to make room for {@code forFile}: the one opened longest ago among those not rotated
+     * away or deleted (those must stay open to be read to their end).
+     */
+    private boolean evict(TrackedFile forFile) {
+        for (int n = openOrder.size(); n > 0; n--) {
+            TrackedFile f = openOrder.pollFirst();
+            if (!f.isOpen()) {
+                continue;
+            }
+            if (f.isGone() || f == forFile) {
+                openOrder.addLast(f);
+                continue;
+            }
+            closeChannel(f);
+            evictions.inc();
+            return true;
+        }
+        return false;
+    }
+
+    private void closeChannel(TrackedFile f) {
+        if (f.isOpen()) {
+            f.close();
+            openCount--;
+            openGauge = openCount;
+        }
+    }
+
+    /** Learns the sizes of the open files (fstat): what grew is read next. */
+    private void refreshOpen() {
+        for (TrackedFile f : files) {
+            if (f.isOpen()) {
+                try {
+                    long s = f.channel.size();
+                    if (s > f.readOffset) {
+                        f.atEof = false;
+                    } else if (s < f.readOffset) {
+                        scanRequested = true; // truncated: the scan decides what it is now
+                    }
+                    f.size = s;
+                } catch (IOException e) {
+                    readErrors.inc();
+                }
+            }
+        }
+        long now = System.nanoTime();
+        for (int i = files.size() - 1; i >= 0; i--) {
+            TrackedFile f = files.get(i);
+            if (f.isGone() && !f.readable() && now - f.lastGrowthNanos >= rotateWait
+                    && now - f.goneSinceNanos >= rotateWait) {
+                finish(f);
+            }
+        }
+    }
+
+    /** A file rotated away or deleted, read to its end and quiet for rotate-wait: delivered in full, closed. */
+    private void finish(TrackedFile f) {
+        deliverHeld(f);
+        closeChannel(f);
+        forget(f);
+    }
+
+    private void forget(TrackedFile f) {
+        files.remove(f);
+        byKey.remove(f.key, f);
+        byPath.remove(f.path, f);
+        byFullFingerprint.remove(f.fp, f);
+        fileCount = files.size();
+        checkpointDirty = true;
+    }
+
+    // ------------------------------------------------------------------------------------------ scanning
+
+    private void scan() {
+        Map<Path, BasicFileAttributes> found = new LinkedHashMap<>();
+        for (Globs.Glob g : globs) {
+            walk(g, found);
+        }
+        long now = System.nanoTime();
+        Map<Path, TrackedFile> movedFrom = new HashMap<>();
+        Map<TrackedFile, Boolean> seen = new java.util.IdentityHashMap<>();
+        List<Map.Entry<Path, BasicFileAttributes>> fresh = new ArrayList<>();
+        for (Map.Entry<Path, BasicFileAttributes> en : found.entrySet()) {
+            Path p = en.getKey();
+            BasicFileAttributes a = en.getValue();
+            TrackedFile.Key key;
+            try {
+                key = TrackedFile.Key.of(a.fileKey());
+            } catch (RuntimeException e) {
+                continue;
+            }
+            TrackedFile t = byKey.get(key);
+            if (t == null || seen.containsKey(t)) { // new (a second hard link is not read twice)
+                if (t == null) {
+                    fresh.add(en);
+                }
+                continue;
+            }
+            seen.put(t, Boolean.TRUE);
+            if (!t.path.equals(p)) { // renamed
+                rotations.inc();
+                movedFrom.put(t.path, t);
+                byPath.remove(t.path, t);
+                t.setPath(p);
+                checkpointDirty = true;
+            }
+            byPath.put(p, t);
+            t.goneSinceNanos = 0;
+            t = checkContent(t, p, a, now);
+            if (a.size() > t.readOffset) {
+                t.atEof = false;
+            }
+            t.size = a.size();
+        }
+        for (int i = files.size() - 1; i >= 0; i--) {
+            TrackedFile t = files.get(i);
+            if (seen.containsKey(t) || t.copyOf != null && t.isGone()) {
+                continue;
+            }
+            if (!t.isGone()) {
+                rotations.inc();
+                t.goneSinceNanos = now;
+                movedFrom.put(t.path, t);
+                byPath.remove(t.path, t);
+            }
+            if (!t.isOpen()) { // cannot be read any more
+                deletedUnread.add(Math.max(0, t.size - t.readOffset));
+                deliverHeld(t);
+                forget(t);
+            }
+        }
+        for (Map.Entry<Path, BasicFileAttributes> en : fresh) {
+            track(en.getKey(), en.getValue(), movedFrom.get(en.getKey()), now);
+        }
+        for (TrackedFile t : files) {
+            if (t.copyOf != null && !t.isGone()) {
+                TrackedFile orig = t.copyOf;
+                if (retired.contains(orig)) { // the original was truncated: this copy continues it
+                    adopt(t, orig);
+                } else if (now - t.heldSinceNanos >= rotateWait || !files.contains(orig)) {
+                    t.copyOf = null; // a copy the original outlived: a file of its own
+                }
+            }
+        }
+        fileCount = files.size();
+    }
+
+    /**
+     * Checks that a known file still holds what was read of it; if it shrank below the read offset or its first
+     * bytes changed (copytruncate, or a rewrite), it is read again from 0, and what was read of the old content
+     * waits in {@link #retired} for a copy of it to continue.
+     */
+    private TrackedFile checkContent(TrackedFile t, Path p, BasicFileAttributes a, long now) {
+        long modified = a.lastModifiedTime().toMillis();
+        boolean shrank = a.size() < t.readOffset;
+        boolean changed = modified != t.lastModified;
+        t.lastModified = modified;
+        if (!shrank && !(changed && t.fpLength > 0 && !fingerprintMatches(p, t))) {
+            return t;
+        }
+        truncations.inc();
+        TrackedFile fresh = new TrackedFile(t.key, p, t.program);
+        fresh.channel = t.channel;
+        t.channel = null;
+        fresh.lastModified = modified;
+        fresh.lastGrowthNanos = now;
+        int i = files.indexOf(t);
+        files.set(i, fresh);
+        byKey.put(t.key, fresh);
+        byPath.put(p, fresh);
+        byFullFingerprint.remove(t.fp, t);
+        t.goneSinceNanos = now;
+        retired.add(t);
+        checkpointDirty = true;
+        return fresh;
+    }
+
+    private boolean fingerprintMatches(Path p, TrackedFile t) {
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+            return fingerprint.of(ch, t.fpLength) == t.fp;
+        } catch (IOException e) {
+            return true; // unreadable now: judge it at the next scan
+        }
+    }
+
+    /** Starts tracking a file the scan found: where to begin (checkpoint, copy of another, start-at, 0). */
+    private void track(Path p, BasicFileAttributes a, TrackedFile previousAtPath, long now) {
+        TrackedFile.Key key = TrackedFile.Key.of(a.fileKey());
+        TrackedFile t = new TrackedFile(key, p, program(p));
+        t.size = a.size();
+        t.lastModified = a.lastModifiedTime().toMillis();
+        t.lastGrowthNanos = now;
+        long start = 0;
+        if (initialScan && saved != null) {
+            Checkpoints.Entry e = saved.remove(key);
+            if (e != null && (e.fpLength() == 0 || e.fpLength() <= a.size() && crcOf(p, e.fpLength()) == e.fp())) {
+                start = e.offset() <= a.size() ? e.offset() : 0;
+                t.fpLength = e.fpLength();
+                t.fp = e.fp();
+            } else {
+                Checkpoints.Entry copy = savedCopy(p, a.size());
+                if (copy != null) {
+                    start = copy.offset();
+                    t.fpLength = copy.fpLength();
+                    t.fp = copy.fp();
+                } else if (firstStart && cfg.startAt() == FileSourceConfig.StartAt.end) {
+                    start = a.size();
+                }
+            }
+        } else if (!initialScan) {
+            TrackedFile orig = copyCandidate(p, a.size());
+            if (orig != null) {
+                if (retired.contains(orig)) {
+                    t.readOffset = 0;
+                    register(t);
+                    adopt(t, orig);
+                    return;
+                }
+                t.copyOf = orig; // the original may be truncated next: wait and see
+                t.heldSinceNanos = now;
+            }
+        }
+        t.readOffset = start;
+        t.committedOffset = start;
+        if (previousAtPath != null && previousAtPath.isOpen()) {
+            t.after = previousAtPath; // rename + create: the old file first, to its end
+        }
+        register(t);
+    }
+
+    private void register(TrackedFile t) {
+        files.add(t);
+        byKey.put(t.key, t);
+        byPath.put(t.path, t);
+        if (t.fpLength == Fingerprint.MAX) {
+            byFullFingerprint.putIfAbsent(t.fp, t);
+        }
+        fileCount = files.size();
+        checkpointDirty = true;
+    }
+
+    /** A tracked or retired file whose fingerprint the new file at {@code p} has: it may be a copy of it. */
+    private TrackedFile copyCandidate(Path p, long size) {
+        for (TrackedFile r : retired) {
+            if (r.fpLength > 0 && r.fpLength <= size && size >= r.readOffset && crcOf(p, r.fpLength) == r.fp) {
+                return r;
+            }
+        }
+        if (size >= Fingerprint.MAX) {
+            long crc = crcOf(p, Fingerprint.MAX);
+            TrackedFile live = byFullFingerprint.get(crc);
+            if (live != null && size >= live.readOffset && files.contains(live)) {
+                return live;
+            }
+        }
+        return null;
+    }
+
+    /** A checkpoint entry (not matched by inode) of which the file is a copy. */
+    private Checkpoints.Entry savedCopy(Path p, long size) {
+        if (saved.size() > 1000) {
+            return null;
+        }
+        for (Iterator<Checkpoints.Entry> it = saved.values().iterator(); it.hasNext(); ) {
+            Checkpoints.Entry e = it.next();
+            if (e.fpLength() >= 16 && e.fpLength() <= size && e.offset() <= size && crcOf(p, e.fpLength()) == e.fp()) {
+                it.remove();
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** The copy {@code copy} continues the truncated {@code orig}: it takes over its positions and line state. */
+    private void adopt(TrackedFile copy, TrackedFile orig) {
+        retired.remove(orig);
+        copiesFollowed.inc();
+        orig.key = copy.key;
+        orig.setPath(copy.path);
+        orig.channel = copy.channel; // normally null: the copy was held, not read
+        orig.size = copy.size;
+        orig.lastModified = copy.lastModified;
+        orig.goneSinceNanos = 0;
+        orig.atEof = false;
+        orig.copyOf = null;
+        int i = files.indexOf(copy);
+        files.set(i, orig);
+        byKey.put(orig.key, orig);
+        byPath.put(orig.path, orig);
+        checkpointDirty = true;
+    }
+
+    private long crcOf(Path p, int len) {
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+            return fingerprint.of(ch, len);
+        } catch (IOException e) {
+            return -2;
+        }
+    }
+
+    private byte[] program(Path p) {
+        String name = cfg.program() != null ? cfg.program() : p.getFileName().toString();
+        return name.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void walk(Globs.Glob g, Map<Path, BasicFileAttributes> found) {
+        Path base = g.base();
+        if (!Files.isDirectory(base)) {
+            watchNearestAncestor(base);
+            return;
+        }
+        try {
+            Files.walkFileTree(base, EnumSet.noneOf(FileVisitOption.class), g.maxDepth(),
+                    new SimpleFileVisitor<>() {
+                        @Override
+                        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                            watch(dir);
+                            return FileVisitResult.CONTINUE;
+                        }
+
+                        @Override
+                        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                            if (attrs.isRegularFile() && g.matches(file) && !excluded(file)) {
+                                found.putIfAbsent(file, attrs);
+                            }
+                            return FileVisitResult.CONTINUE;
+                        }
+
+                        @Override
+                        public FileVisitResult visitFileFailed(Path file, IOException e) {
+                            return FileVisitResult.CONTINUE; // deleted meanwhile, or unreadable
+                        }
+                    });
+        } catch (IOException e) {
+            readErrors.inc();
+            LOG.log(Level.WARNING, "source " + cfg.name() + ": scanning " + base + ": " + e);
+        }
+    }
+
+    private boolean excluded(Path p) {
+        for (Globs.Glob x : excludes) {
+            if (x.matches(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void watch(Path dir) {
+        if (watcher == null || watched.containsKey(dir)) {
+            return;
+        }
+        try {
+            watched.put(dir, dir.register(watcher, StandardWatchEventKinds.ENTRY_CREATE,
+                    StandardWatchEventKinds.ENTRY_DELETE, StandardWatchEventKinds.ENTRY_MODIFY));
+        } catch (IOException | ClosedWatchServiceException e) {
+            // too many watches (fs.inotify.max_user_watches), or gone: the periodic scan covers it
+        }
+    }
+
+    private void watchNearestAncestor(Path p) {
+        Path d = p.getParent();
+        while (d != null && !Files.isDirectory(d)) {
+            d = d.getParent();
+        }
+        if (d != null) {
+            watch(d);
+        }
+    }
+
+    /**
+     * Takes the WatchService's events (waiting up to {@code waitNanos} for the first when it is not negative): a
+     * created, deleted or renamed entry asks for a scan, a modification only wakes the reader. In poll mode,
+     * waits. Returns whether any event came.
+     */
+    private boolean drainEvents(long waitNanos) throws InterruptedException {
+        if (watcher == null) {
+            if (waitNanos > 0) {
+                LockSupport.parkNanos(waitNanos);
+            }
+            return false;
+        }
+        WatchKey k = waitNanos > 0 ? watcher.poll(waitNanos, TimeUnit.NANOSECONDS) : watcher.poll();
+        boolean any = false;
+        while (k != null) {
+            any = true;
+            for (WatchEvent<?> ev : k.pollEvents()) {
+                if (ev.kind() != StandardWatchEventKinds.ENTRY_MODIFY) {
+                    scanRequested = true;
+                }
+            }
+            if (!k.reset()) {
+                watched.values().remove(k);
+                scanRequested = true;
+            }
+            k = watcher.poll();
+        }
+        return any;
+    }
+
+    // ------------------------------------------------------------------------------------------ checkpoint
+
+    private void checkpoint() {
+        long done = completed.getAsLong();
+        long inFlight = 0;
+        for (TrackedFile f : files) {
+            if (f.advance(done)) {
+                checkpointDirty = true;
+            }
+            inFlight += f.inFlight.size();
+        }
+        for (TrackedFile r : retired) {
+            r.advance(done);
+        }
+        uncommittedGauge = inFlight;
+        if (!checkpointDirty) {
+            return;
+        }
+        List<Checkpoints.Entry> entries = new ArrayList<>(files.size());
+        for (TrackedFile f : files) {
+            if (f.copyOf == null) {
+                entries.add(new Checkpoints.Entry(f.path.toString(), f.key.dev(), f.key.ino(), f.fpLength, f.fp,
+                        f.committedOffset));
+            }
+        }
+        try {
+            checkpoints.save(entries);
+            checkpointWrites.inc();
+            checkpointDirty = false;
+        } catch (IOException e) {
+            checkpointErrors.inc();
+            LOG.log(Level.WARNING, "source " + cfg.name() + ": writing " + checkpoints.file() + ": " + e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ lifecycle
+
+    @Override
+    public void stopAccepting() {
+        stopReading = true;
+    }
+
+    @Override
+    public boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException {
+        stopReading = true;
+        return thread == null || readingStopped.await(timeout, unit);
+    }
+
+    /** Writes the last checkpoint (after the ring drained: everything published is then durable) and closes. */
+    @Override
+    public void close() {
+        stopReading = true;
+        closing = true;
+        Thread t = thread;
+        if (t == null) {
+            return;
+        }
+        try {
+            if (!readingStopped.await(5, TimeUnit.SECONDS)) {
+                forced = true; // a reader waiting for room in a ring that no longer drains
+            }
+            closed.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A byte array seen as Latin-1 characters, for the multi-line prefix regexp without a copy. */
+    private static final class LatinView implements CharSequence {
+        private byte[] b;
+        private int off;
+        private int len;
+
+        void set(byte[] b, int off, int len) {
+            this.b = b;
+            this.off = off;
+            this.len = len;
+        }
+
+        @Override
+        public int length() {
+            return len;
+        }
+
+        @Override
+        public char charAt(int i) {
+            return (char) (b[off + i] & 0xFF);
+        }
+
+        @Override
+        public CharSequence subSequence(int start, int end) {
+            return new String(b, off + start, end - start, StandardCharsets.ISO_8859_1);
+        }
+
+        @Override
+        public String toString() {
+            return new String(b, off, len, StandardCharsets.ISO_8859_1);
+        }
+    }
+}
