@@ -77,6 +77,8 @@ public final class FileSource implements Source {
     private static final int MAX_BATCH = 256;
     private static final FieldName FILE_NAME = FieldName.of("FILE_NAME");
     private static final long TIMEOUT_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Bytes of a file's head that index it, and that a new file needs before it can be told a copy or not. */
+    static final int HEAD_KEY = 64;
 
     private final FileSourceConfig cfg;
     private final RingBuffer<LogEvent> ring;
@@ -104,11 +106,21 @@ public final class FileSource implements Source {
     private final List<TrackedFile> files = new ArrayList<>();
     private final Map<TrackedFile.Key, TrackedFile> byKey = new HashMap<>();
     private final Map<Path, TrackedFile> byPath = new HashMap<>();
-    /** Live files with a full fingerprint, by it: a new file with one of these may be a copy (copytruncate). */
-    private final Map<Long, TrackedFile> byFullFingerprint = new HashMap<>();
+    /**
+     * Live files by the CRC-32C of their first {@link #HEAD_KEY} bytes: a new file that begins like one of them may
+     * be a copy of it (copytruncate).
+     */
+    private final Map<Long, List<TrackedFile>> byHead = new HashMap<>();
+    /** Files found while running, not identified yet, and copies held until their original was truncated. */
+    private int undecided;
     /** Files whose content was truncated away, kept for a while: a copy of them continues them. */
     private final List<TrackedFile> retired = new ArrayList<>();
     private final Map<Path, WatchKey> watched = new HashMap<>();
+    /**
+     * Files renamed or deleted away from a path and not read to their end yet, by that path: a new file that appears
+     * there (rename + create) is read after them, even when it appears a scan later.
+     */
+    private final Map<Path, TrackedFile> formerOwner = new HashMap<>();
     /** Open files, oldest opened first: where {@link #evict} looks for one to close. */
     private final java.util.ArrayDeque<TrackedFile> openOrder = new java.util.ArrayDeque<>();
     private final Fingerprint fingerprint = new Fingerprint();
@@ -268,6 +280,7 @@ public final class FileSource implements Source {
             long now = System.nanoTime();
             long scanEvery = watcher != null ? pollInterval * 10 : pollInterval;
             long nextScan = now + scanEvery;
+            long lastScan = now;
             long nextRefresh = now + pollInterval;
             long nextCheckpoint = now + cfg.checkpointInterval().nanos();
             long nextTimeouts = now + TIMEOUT_CHECK_NANOS;
@@ -275,9 +288,10 @@ public final class FileSource implements Source {
                 boolean read = readRound();
                 boolean events = drainEvents(read ? -1 : Math.min(pollInterval, TIMEOUT_CHECK_NANOS));
                 now = System.nanoTime();
-                if (scanRequested || now - nextScan >= 0) {
+                if (scanRequested || now - nextScan >= 0 || undecided > 0 && now - lastScan >= pollInterval) {
                     scanRequested = false;
                     scan();
+                    lastScan = now;
                     nextScan = now + scanEvery;
                     nextRefresh = now + pollInterval;
                 } else if (!read && (events || now - nextRefresh >= 0)) {
@@ -351,11 +365,6 @@ public final class FileSource implements Source {
 
     private int readChunk(TrackedFile f) throws IOException {
         long start = f.readOffset;
-        if (f.atEof && f.fpLength > 0 && start > 0 && fingerprint.of(f.channel, f.fpLength) != f.fp) {
-            f.size = 0; // rewritten since the last read (copytruncate): the scan takes it from its start
-            scanRequested = true;
-            return 0;
-        }
         chunkBuffer.clear();
         int got = f.channel.read(chunkBuffer, start);
         if (got > 0 && unit == 2 && (got & 1) == 1) {
@@ -366,13 +375,21 @@ public final class FileSource implements Source {
             f.size = Math.max(f.size, start);
             return 0;
         }
+        if (f.fpLength > 0 && start >= f.fpLength && fingerprint.of(f.channel, f.fpLength) != f.fp) {
+            // truncated (copytruncate) and written again, maybe before this read: what was read may be the new
+            // content, so it is dropped; the scan reads the file again from 0 and a copy continues the old content
+            f.atEof = true;
+            f.size = 0;
+            scanRequested = true;
+            return 0;
+        }
         long now = System.nanoTime();
         f.readOffset = start + got;
         f.atEof = got < chunk.length;
         f.size = Math.max(f.size, f.readOffset);
         f.lastReadNanos = now;
         f.lastGrowthNanos = now;
-        if (f.fpLength < Fingerprint.MAX && start < Fingerprint.MAX) {
+        if (f.fpLength < Fingerprint.MAX && f.readOffset > f.fpLength) {
             updateFingerprint(f);
         }
         split(f, got, start);
@@ -380,14 +397,30 @@ public final class FileSource implements Source {
     }
 
     private void updateFingerprint(TrackedFile f) throws IOException {
-        int len = (int) Math.min(Fingerprint.MAX, f.readOffset);
-        long crc = fingerprint.of(f.channel, len);
-        if (crc >= 0) {
-            f.fpLength = len;
-            f.fp = crc;
-            if (len == Fingerprint.MAX) {
-                byFullFingerprint.putIfAbsent(crc, f);
+        setHead(f, fingerprint.head(f.channel, (int) Math.min(Fingerprint.MAX, f.readOffset)));
+    }
+
+    /** Sets a file's head and fingerprint, and indexes it once it has {@link #HEAD_KEY} bytes. */
+    private void setHead(TrackedFile f, byte[] head) {
+        f.head = head;
+        f.fpLength = head.length;
+        f.fp = fingerprint.crc(head, head.length);
+        if (f.headKey < 0 && head.length >= HEAD_KEY) {
+            f.headKey = fingerprint.crc(head, HEAD_KEY);
+            byHead.computeIfAbsent(f.headKey, k -> new ArrayList<>(1)).add(f);
+        }
+    }
+
+    private void unindex(TrackedFile f) {
+        if (f.headKey >= 0) {
+            List<TrackedFile> l = byHead.get(f.headKey);
+            if (l != null) {
+                l.remove(f);
+                if (l.isEmpty()) {
+                    byHead.remove(f.headKey);
+                }
             }
+            f.headKey = -1;
         }
     }
 
@@ -615,7 +648,7 @@ public final class FileSource implements Source {
         }
         for (Iterator<TrackedFile> it = retired.iterator(); it.hasNext(); ) {
             TrackedFile r = it.next();
-            if (now - r.goneSinceNanos >= rotateWait) { // no copy came: what was read of it is delivered
+            if (now - r.goneSinceNanos >= rotateWait + 10 * pollInterval) { // no copy came: deliver what was read
                 it.remove();
                 deliverHeld(r);
             }
@@ -737,7 +770,7 @@ public final class FileSource implements Source {
         files.remove(f);
         byKey.remove(f.key, f);
         byPath.remove(f.path, f);
-        byFullFingerprint.remove(f.fp, f);
+        unindex(f);
         fileCount = files.size();
         checkpointDirty = true;
     }
@@ -750,7 +783,8 @@ public final class FileSource implements Source {
             walk(g, found);
         }
         long now = System.nanoTime();
-        Map<Path, TrackedFile> movedFrom = new HashMap<>();
+        Map<Path, TrackedFile> movedFrom = formerOwner;
+        movedFrom.values().removeIf(t -> !t.isOpen() || t.atEof && t.readOffset >= t.size);
         Map<TrackedFile, Boolean> seen = new java.util.IdentityHashMap<>();
         List<Map.Entry<Path, BasicFileAttributes>> fresh = new ArrayList<>();
         for (Map.Entry<Path, BasicFileAttributes> en : found.entrySet()) {
@@ -780,6 +814,9 @@ public final class FileSource implements Source {
             byPath.put(p, t);
             t.goneSinceNanos = 0;
             t = checkContent(t, p, a, now);
+            if (a.size() != t.size) {
+                t.sizeChangedNanos = now;
+            }
             if (a.size() > t.readOffset) {
                 t.atEof = false;
             }
@@ -787,7 +824,7 @@ public final class FileSource implements Source {
         }
         for (int i = files.size() - 1; i >= 0; i--) {
             TrackedFile t = files.get(i);
-            if (seen.containsKey(t) || t.copyOf != null && t.isGone()) {
+            if (seen.containsKey(t)) {
                 continue;
             }
             if (!t.isGone()) {
@@ -803,18 +840,29 @@ public final class FileSource implements Source {
             }
         }
         for (Map.Entry<Path, BasicFileAttributes> en : fresh) {
-            track(en.getKey(), en.getValue(), movedFrom.get(en.getKey()), now);
+            track(en.getKey(), en.getValue(), movedFrom.remove(en.getKey()), now);
         }
-        for (TrackedFile t : files) {
-            if (t.copyOf != null && !t.isGone()) {
+        int pendingDecisions = 0;
+        for (int i = 0; i < files.size(); i++) {
+            TrackedFile t = files.get(i);
+            if (t.settling) {
+                settle(t, now);
+            }
+            if (t.copyOf != null) {
                 TrackedFile orig = t.copyOf;
-                if (retired.contains(orig)) { // the original was truncated: this copy continues it
+                if (retired.contains(orig) && t.size >= orig.readOffset) { // the original was truncated
                     adopt(t, orig);
-                } else if (now - t.heldSinceNanos >= rotateWait || !files.contains(orig)) {
-                    t.copyOf = null; // a copy the original outlived: a file of its own
+                    t = orig;
+                } else if (t.isGone() || now - t.heldSinceNanos >= rotateWait && now - t.sizeChangedNanos >= rotateWait
+                        && (files.contains(orig) || !retired.contains(orig))) {
+                    t.copyOf = null; // the original outlived it, or it went: a file of its own
                 }
             }
+            if (t.settling || t.copyOf != null) {
+                pendingDecisions++;
+            }
         }
+        undecided = pendingDecisions;
         fileCount = files.size();
     }
 
@@ -841,7 +889,7 @@ public final class FileSource implements Source {
         files.set(i, fresh);
         byKey.put(t.key, fresh);
         byPath.put(p, fresh);
-        byFullFingerprint.remove(t.fp, t);
+        unindex(t);
         t.goneSinceNanos = now;
         retired.add(t);
         checkpointDirty = true;
@@ -881,17 +929,9 @@ public final class FileSource implements Source {
                 }
             }
         } else if (!initialScan) {
-            TrackedFile orig = copyCandidate(p, a.size());
-            if (orig != null) {
-                if (retired.contains(orig)) {
-                    t.readOffset = 0;
-                    register(t);
-                    adopt(t, orig);
-                    return;
-                }
-                t.copyOf = orig; // the original may be truncated next: wait and see
-                t.heldSinceNanos = now;
-            }
+            t.settling = true; // read once known not to be a copy in progress of a known file
+            t.sizeChangedNanos = now;
+            t.heldSinceNanos = now;
         }
         t.readOffset = start;
         t.committedOffset = start;
@@ -905,28 +945,72 @@ public final class FileSource implements Source {
         files.add(t);
         byKey.put(t.key, t);
         byPath.put(t.path, t);
-        if (t.fpLength == Fingerprint.MAX) {
-            byFullFingerprint.putIfAbsent(t.fp, t);
+        if (t.size > 0 && !t.settling) {
+            loadHead(t);
         }
         fileCount = files.size();
         checkpointDirty = true;
     }
 
-    /** A tracked or retired file whose fingerprint the new file at {@code p} has: it may be a copy of it. */
-    private TrackedFile copyCandidate(Path p, long size) {
+    /** Reads the head of a file found at start (its fingerprint, if the checkpoint gave one, must match). */
+    private void loadHead(TrackedFile t) {
+        try (FileChannel ch = FileChannel.open(t.path, StandardOpenOption.READ)) {
+            byte[] head = fingerprint.head(ch, Fingerprint.MAX);
+            if (t.fpLength == 0 || head.length >= t.fpLength && fingerprint.crc(head, t.fpLength) == t.fp) {
+                setHead(t, head);
+            }
+        } catch (IOException e) {
+            // gone meanwhile: the next scan sees it
+        }
+    }
+
+    /**
+     * Decides about a file found while running: a copy (in progress) of a known or truncated file is held until its
+     * original was truncated; any other file is read from its start. A file shorter than {@link #HEAD_KEY} bytes
+     * waits until it stopped growing for a poll interval (a copy being written grows on).
+     */
+    private void settle(TrackedFile t, long now) {
+        byte[] head;
+        try (FileChannel ch = FileChannel.open(t.path, StandardOpenOption.READ)) {
+            head = fingerprint.head(ch, Fingerprint.MAX);
+        } catch (IOException e) {
+            return; // gone: the next scan forgets it
+        }
+        if (head.length < HEAD_KEY && now - t.sizeChangedNanos < pollInterval) {
+            return;
+        }
+        t.settling = false;
+        TrackedFile orig = copyCandidate(t, head);
+        if (orig != null) {
+            t.copyOf = orig;
+            t.heldSinceNanos = now;
+        }
+    }
+
+    /** A retired or live file that begins with what {@code head} holds (or the reverse): {@code t} may copy it. */
+    private TrackedFile copyCandidate(TrackedFile t, byte[] head) {
         for (TrackedFile r : retired) {
-            if (r.fpLength > 0 && r.fpLength <= size && size >= r.readOffset && crcOf(p, r.fpLength) == r.fp) {
+            if (sameStart(r.head, head)) {
                 return r;
             }
         }
-        if (size >= Fingerprint.MAX) {
-            long crc = crcOf(p, Fingerprint.MAX);
-            TrackedFile live = byFullFingerprint.get(crc);
-            if (live != null && size >= live.readOffset && files.contains(live)) {
-                return live;
+        if (head.length >= HEAD_KEY) {
+            List<TrackedFile> live = byHead.get(fingerprint.crc(head, HEAD_KEY));
+            if (live != null) {
+                for (TrackedFile l : live) {
+                    if (l != t && sameStart(l.head, head)) {
+                        return l;
+                    }
+                }
             }
         }
         return null;
+    }
+
+    private static boolean sameStart(byte[] a, byte[] b) {
+        int n = Math.min(a.length, b.length);
+        return n > 0 && n >= Math.min(HEAD_KEY, Math.max(a.length, b.length))
+                && java.util.Arrays.equals(a, 0, n, b, 0, n);
     }
 
     /** A checkpoint entry (not matched by inode) of which the file is a copy. */
@@ -956,6 +1040,9 @@ public final class FileSource implements Source {
         orig.goneSinceNanos = 0;
         orig.atEof = false;
         orig.copyOf = null;
+        orig.sizeChangedNanos = copy.sizeChangedNanos;
+        unindex(copy);
+        setHead(orig, orig.head);
         int i = files.indexOf(copy);
         files.set(i, orig);
         byKey.put(orig.key, orig);
@@ -1091,7 +1178,7 @@ public final class FileSource implements Source {
         }
         List<Checkpoints.Entry> entries = new ArrayList<>(files.size());
         for (TrackedFile f : files) {
-            if (f.copyOf == null) {
+            if (f.copyOf == null && !f.settling) {
                 entries.add(new Checkpoints.Entry(f.path.toString(), f.key.dev(), f.key.ino(), f.fpLength, f.fp,
                         f.committedOffset));
             }

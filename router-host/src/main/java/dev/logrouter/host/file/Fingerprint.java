@@ -20,6 +20,27 @@ final class Fingerprint {
     private final ByteBuffer buf = ByteBuffer.allocate(MAX);
     private final CRC32C crc = new CRC32C();
 
+    /** The first bytes of {@code ch}: {@code max} of them, or fewer when the file is shorter. */
+    byte[] head(FileChannel ch, int max) throws IOException {
+        buf.clear().limit(max);
+        long pos = 0;
+        while (buf.hasRemaining()) {
+            int n = ch.read(buf, pos);
+            if (n <= 0) {
+                break;
+            }
+            pos += n;
+        }
+        return java.util.Arrays.copyOf(buf.array(), buf.position());
+    }
+
+    /** CRC-32C of {@code b[0, len)}. */
+    long crc(byte[] b, int len) {
+        crc.reset();
+        crc.update(b, 0, len);
+        return crc.getValue();
+    }
+
     /** CRC-32C of the first {@code length} bytes of {@code ch}, or -1 when it has fewer. */
     long of(FileChannel ch, int length) throws IOException {
         buf.clear().limit(length);

@@ -35,6 +35,13 @@ final class TrackedFile {
     byte[] program;
     FileChannel channel;
 
+    /** The first bytes of the content (up to {@link Fingerprint#MAX}): a new file that begins alike may be a copy. */
+    byte[] head = new byte[0];
+    /** Indexed under this key in the source's head index (CRC-32C of the first {@code HEAD_KEY} bytes); -1 if not. */
+    long headKey = -1;
+    /** Found while running and not read yet: it may be a copy in progress (copytruncate) of a known file. */
+    boolean settling;
+    long sizeChangedNanos;
     /** Fingerprint: CRC-32C of the first {@code fpLength} bytes (0 = none yet, an empty file). */
     int fpLength;
     long fp;
@@ -98,7 +105,7 @@ final class TrackedFile {
                 return true;
             }
         }
-        return copyOf != null;
+        return settling || copyOf != null;
     }
 
     /** Whether there may be something to read. */

@@ -51,6 +51,7 @@ class FileSourceTest {
         all.add("checkpoint-dir: " + dir.resolve("ckpt"));
         all.add("poll-interval: 50ms");
         all.add("checkpoint-interval: 50ms");
+        all.add("rotate-wait: 500ms");
         return RingHarness.config(all.toArray(new String[0]));
     }
 
@@ -268,6 +269,42 @@ class FileSourceTest {
         assertThat(h.value("files")).isEqualTo(files);
         assertThat(h.messages().stream().map(RingHarness.Msg::msg).distinct().count()).isEqualTo(2L * files);
         assertThat(openFileDescriptors()).isLessThan(64 + 200);
+    }
+
+    @Test
+    void renamedFileIsReadToItsEndBeforeTheNewOneAndDeletedFileToo() throws Exception {
+        Path log = dir.resolve("app.log");
+        append(log, lines(0, 3000));
+        RingHarness h = harness();
+        h.hold(true); // nothing is consumed yet: the source is still inside the old file when it is rotated
+        h.start(config("paths: [" + dir + "/*.log]", "read-size: 4KiB"));
+        assertThat(Conditions.await(() -> h.value("ringFull") > 0 || h.value("received") > 0, WAIT)).isTrue();
+        Files.move(log, dir.resolve("app.log.1")); // out of the glob
+        append(log, lines(3000, 4000));
+        Path other = dir.resolve("other.log");
+        append(other, "other before delete\n");
+        h.hold(false);
+        assertThat(Conditions.await(() -> h.count() == 4001, WAIT)).as("%s", h.count()).isTrue();
+        List<String> fromApp = msgs(h).stream().filter(m -> m.startsWith("line ")).collect(Collectors.toList());
+        assertThat(firstDifference(fromApp, lineList(0, 4000))).as("the old file to its end, then the new one")
+                .isEqualTo("none");
+        assertThat(h.value("rotations")).isEqualTo(1);
+
+        h.hold(true);
+        append(other, lines(4000, 4500));
+        Files.delete(other); // open: what it held is still read
+        h.hold(false);
+        assertThat(Conditions.await(() -> h.count() == 4501, WAIT)).as("%s", h.count()).isTrue();
+        assertThat(Conditions.await(() -> h.value("files") == 1, WAIT)).isTrue(); // closed after rotate-wait
+    }
+
+    private static String firstDifference(List<String> got, List<String> want) {
+        for (int i = 0; i < Math.min(got.size(), want.size()); i++) {
+            if (!got.get(i).equals(want.get(i))) {
+                return "at " + i + ": " + got.get(i) + " instead of " + want.get(i) + " (" + got.size() + " lines)";
+            }
+        }
+        return got.size() == want.size() ? "none" : got.size() + " lines instead of " + want.size();
     }
 
     private static long openFileDescriptors() throws IOException {

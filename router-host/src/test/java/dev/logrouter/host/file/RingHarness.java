@@ -40,6 +40,8 @@ final class RingHarness implements AutoCloseable {
     private final Thread thread;
     private final List<Msg> messages = new ArrayList<>();
     private volatile boolean hold;
+    /** When set, gets each MSG instead of the message being recorded (large tests). */
+    volatile java.util.function.Consumer<String> onMessage;
     private Source source;
     private boolean stopped;
 
@@ -55,6 +57,11 @@ final class RingHarness implements AutoCloseable {
             }
             parser.parse(e);
             int f = e.fields().indexOf("FILE_NAME".getBytes(StandardCharsets.UTF_8));
+            java.util.function.Consumer<String> sink = onMessage;
+            if (sink != null) {
+                sink.accept(field(e, LogEvent.MSG));
+                return;
+            }
             Msg m = new Msg(field(e, LogEvent.MSG), field(e, LogEvent.HOST), field(e, LogEvent.PROGRAM), e.pri(),
                     f < 0 ? null : e.fields().get("FILE_NAME"));
             synchronized (messages) {
