@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * The connections of one stream listener, a TCP source or a unix-stream source: admission ({@link ConnectionLimiter}),
@@ -94,7 +95,7 @@ public final class StreamConnections {
      * {@code front} adds what comes before framing (TLS), then the frame decoder and the {@link TcpPublishHandler}
      * that publishes with {@code peer}. Called from a {@code ChannelInitializer}, on the connection's event loop.
      */
-    public boolean initConnection(Channel ch, Peer peer, java.util.function.Consumer<ChannelPipeline> front) {
+    public boolean initConnection(Channel ch, Peer peer, Consumer<ChannelPipeline> front) {
         if (!limiter.admit(ch)) {
             ch.close();
             return false;
