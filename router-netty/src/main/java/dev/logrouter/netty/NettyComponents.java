@@ -11,9 +11,13 @@ import dev.logrouter.netty.tcp.TcpSourceConfig;
 import dev.logrouter.netty.tls.TlsClientConfig;
 import dev.logrouter.netty.tls.TlsConfig;
 import dev.logrouter.netty.udp.UdpSourceConfig;
+import dev.logrouter.netty.unix.UnixDgramSourceConfig;
+import dev.logrouter.netty.unix.UnixStreamSourceConfig;
 
 /**
- * The network sources, {@code type: tcp} (plain or TLS), {@code type: udp} and {@code type: relp}, and the relay sink {@code type: syslog}. Listed in {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.
+ * The network sources, {@code type: tcp} (plain or TLS), {@code type: udp} and {@code type: relp}, the Unix socket
+ * sources {@code type: unix-dgram} and {@code type: unix-stream} (the host's {@code /dev/log}), and the relay sink
+ * {@code type: syslog}. Listed in {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.
  *
  * <p>Threads: stateless.
  */
@@ -29,6 +33,8 @@ public final class NettyComponents implements ComponentProvider {
         registry.source("tcp", TcpSourceConfig.class)
                 .source("udp", UdpSourceConfig.class)
                 .source("relp", RelpSourceConfig.class)
+                .source("unix-dgram", UnixDgramSourceConfig.class)
+                .source("unix-stream", UnixStreamSourceConfig.class)
                 .nested("sources[] type: tcp .tls", TlsConfig.class)
                 .nested("sources[] type: relp .tls", TlsConfig.class)
                 .renamed(SourceConfig.class, "tls", "TLS (RFC 5425) is type: tcp with a tls: map (cert-file, "
@@ -42,6 +48,10 @@ public final class NettyComponents implements ComponentProvider {
                         + "for RSYSLOG_SyslogProtocol23Format)")
                 .renamed(SourceConfig.class, "network", "syslog-ng's network() is type: tcp or type: udp")
                 .renamed(SourceConfig.class, "syslog", "syslog-ng's syslog() is type: tcp (framing: auto reads "
-                        + "octet counting) or type: udp");
+                        + "octet counting) or type: udp")
+                .renamed(SourceConfig.class, "system", "syslog-ng's system() is, on Linux, type: unix-dgram with "
+                        + "path: /dev/log (or /run/systemd/journal/syslog where journald forwards to it)")
+                .renamed(SourceConfig.class, "imuxsock", "rsyslog's imuxsock is type: unix-dgram with path: /dev/log "
+                        + "(or /run/systemd/journal/syslog where journald forwards to it)");
     }
 }

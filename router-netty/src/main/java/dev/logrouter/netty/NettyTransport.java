@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Netty event loops: native epoll on Linux when available, NIO otherwise. The network sources share one
- * ({@link #shared}, threads {@code io-<n>}); each syslog sink has its own.
+ * ({@link #shared}, threads {@code io-<n>}); each syslog sink has its own. The Unix socket sources need epoll
+ * ({@link #epoll}): they share these loops when they are epoll ones, else make their own.
  *
  * <p>Threads: created and shut down by the thread that starts and stops the router.
  */
@@ -47,10 +48,36 @@ public final class NettyTransport implements AutoCloseable {
      * @param daemon  daemon threads (they do not keep the JVM alive if a close is given up)
      */
     public NettyTransport(int threads, String name, boolean daemon) {
-        this.epoll = Epoll.isAvailable() && !Boolean.getBoolean("logrouter.nio");
+        this(threads, name, daemon, usesEpoll());
+    }
+
+    /** Whether new event loops are epoll ones: on Linux where the native transport loads, unless -Dlogrouter.nio=true. */
+    public static boolean usesEpoll() {
+        return Epoll.isAvailable() && !Boolean.getBoolean("logrouter.nio");
+    }
+
+    private NettyTransport(int threads, String name, boolean daemon, boolean epoll) {
+        this.epoll = epoll;
         int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
         IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.group = new MultiThreadIoEventLoopGroup(n, new DefaultThreadFactory(name, daemon), factory);
+    }
+
+    /**
+     * Native epoll event loops whatever {@code -Dlogrouter.nio} says, for the channels only epoll serves (Unix domain
+     * sockets); fails, naming the cause, where the native transport cannot load.
+     */
+    public static NettyTransport epoll(int threads, String name) {
+        if (!Epoll.isAvailable()) {
+            throw new IllegalStateException("Netty's native epoll transport is not available (Linux x86-64 only): "
+                    + Epoll.unavailabilityCause());
+        }
+        return new NettyTransport(threads, name, false, true);
+    }
+
+    /** Whether these loops are native epoll ones (else NIO). */
+    public boolean isEpoll() {
+        return epoll;
     }
 
     public EventLoopGroup group() {

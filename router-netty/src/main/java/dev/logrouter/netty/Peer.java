@@ -10,8 +10,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What a source knows of the sender, computed once per connection (TCP) or per change of sender (UDP) and
- * copied into each event: the address as text bytes (an IP literal, for HOST when the message names none)
- * and connection fields such as the TLS peer certificate's subject ({@code .tls.x509_cn}).
+ * copied into each event: the address as text bytes (an IP literal, for HOST when the message names none; the local
+ * host name for a Unix socket) and connection fields such as the TLS peer certificate's subject ({@code .tls.x509_cn})
+ * or a unix-stream peer's credentials ({@code .unix.pid}).
  *
  * <p>Threads: owned by one channel's event loop.
  */
@@ -21,13 +22,26 @@ public final class Peer {
     private static final byte[][] NO_VALUES = new byte[0][];
 
     private SocketAddress cachedFor;
+    /** Set by {@link #local}: the text stays whatever the address. */
+    private boolean fixed;
     private byte[] text = new byte[0];
     private FieldName[] fieldNames = NO_NAMES;
     private byte[][] fieldValues = NO_VALUES;
 
+    /**
+     * A peer of a local source (a Unix socket): its text is {@code text} (the local host name, HOST when the message
+     * names none, as syslog-ng sets it for local sources) and {@link #update} leaves it.
+     */
+    public static Peer local(byte[] text) {
+        Peer p = new Peer();
+        p.text = text;
+        p.fixed = true;
+        return p;
+    }
+
     /** Updates the text if {@code address} differs from the last one; cheap when it does not. */
     public Peer update(SocketAddress address) {
-        if (address != null && !address.equals(cachedFor)) {
+        if (!fixed && address != null && !address.equals(cachedFor)) {
             cachedFor = address;
             if (address instanceof InetSocketAddress isa && isa.getAddress() != null) {
                 InetAddress a = isa.getAddress();

@@ -43,6 +43,11 @@ public final class FieldTable {
      * not tagged), so that content can neither forge nor replace them.
      */
     public static final String RESERVED_PREFIX = ".tls.";
+    /**
+     * Reserved like {@link #RESERVED_PREFIX}: the peer credentials a unix-stream source sets ({@code .unix.pid},
+     * {@code .unix.uid}, {@code .unix.gid}), which routes may trust.
+     */
+    public static final String RESERVED_UNIX_PREFIX = ".unix.";
 
     private byte[] data = new byte[256];
     private int dataLength;
@@ -475,10 +480,18 @@ public final class FieldTable {
         if (tLen > 0) {
             System.arraycopy(tail, tOff, d, at + hLen, tLen);
         }
-        if (nLen > 5 && d[at] == '.' && d[at + 1] == 't' && d[at + 2] == 'l' && d[at + 3] == 's' && d[at + 4] == '.') {
-            return -1; // RESERVED_PREFIX (compared byte by byte): content must not forge or replace it
+        if (nLen > 5 && d[at] == '.' && reserved(d, at + 1, nLen - 1)) {
+            return -1; // RESERVED_PREFIX or RESERVED_UNIX_PREFIX: content must not forge or replace them
         }
         return entryAt(at, nLen, hash(d, at, nLen));
+    }
+
+    /** Whether {@code d[p, p + left)}, the name after its leading dot, goes on with {@code tls.} or {@code unix.}. */
+    private static boolean reserved(byte[] d, int p, int left) {
+        if (d[p] == 't') {
+            return d[p + 1] == 'l' && d[p + 2] == 's' && d[p + 3] == '.';
+        }
+        return left > 5 && d[p] == 'u' && d[p + 1] == 'n' && d[p + 2] == 'i' && d[p + 3] == 'x' && d[p + 4] == '.';
     }
 
     /**

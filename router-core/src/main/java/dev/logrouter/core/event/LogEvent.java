@@ -66,6 +66,14 @@ public final class LogEvent {
      * and the file's program; the journal: its fields); a stamp the source did not set is the receive time.
      */
     public static final byte FORMAT_RAW = 4;
+    /**
+     * Parse flag, OR'd into a format hint: an RFC 3164 header carries no HOST (syslog-ng's {@code flags(no-hostname)},
+     * the default of its {@code unix-dgram()} and {@code unix-stream()} sources, which read what glibc's syslog(3)
+     * writes: {@code <PRI>Mmm dd hh:mm:ss PROGRAM[PID]: MSG}). The token after the stamp is then PROGRAM, and HOST is
+     * the peer text, which a local source sets to the local host name. {@link #formatHint()} leaves the flag out.
+     */
+    public static final byte FORMAT_NO_HOSTNAME = 0x40;
+    private static final byte FORMAT_MASK = 0x0f;
 
     /** Flag: the syslog header could not be parsed; MSG holds a replacement text built from the raw bytes. */
     public static final int FLAG_PARSE_ERROR = 1;
@@ -320,8 +328,14 @@ public final class LogEvent {
         return sourceName;
     }
 
+    /** The format hint the source set, without parse flags ({@link #FORMAT_NO_HOSTNAME}). */
     public byte formatHint() {
-        return formatHint;
+        return (byte) (formatHint & FORMAT_MASK);
+    }
+
+    /** The source set {@link #FORMAT_NO_HOSTNAME}: an RFC 3164 header names no HOST. */
+    public boolean noHostname() {
+        return (formatHint & FORMAT_NO_HOSTNAME) != 0;
     }
 
     public long sinkMask() {

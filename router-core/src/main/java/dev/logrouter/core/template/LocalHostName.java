@@ -5,21 +5,23 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The name of the machine the router runs on, for {@code ${LOGHOST}}: the short host name (the part before
+ * The name of the machine the router runs on, for {@code ${LOGHOST}} and the HOST of messages from local sources
+ * (the unix sockets, as syslog-ng names them): the short host name (the part before
  * the first dot, as syslog-ng prints it with its default {@code use-fqdn(no)}), looked up once on first use.
  * Falls back to the {@code HOSTNAME} environment variable, then to {@code localhost}.
  *
  * <p>Threads: any; the name is computed once (class initialisation is thread-safe) and shared: do not modify
  * the returned array.
  */
-final class LocalHostName {
+public final class LocalHostName {
 
     private static final byte[] NAME = lookUp().getBytes(StandardCharsets.UTF_8);
 
     private LocalHostName() {
     }
 
-    static byte[] get() {
+    /** The name as UTF-8 (shared: do not modify). */
+    public static byte[] get() {
         return NAME;
     }
 

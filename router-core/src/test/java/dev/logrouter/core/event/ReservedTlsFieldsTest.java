@@ -9,7 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Names under {@code .tls.} belong to the TLS source, which sets them through a {@link FieldName}: writers of
  * message content (parsers, which name fields with bytes) can neither create nor replace them, so a client cannot
- * forge the certificate subject that routes use.
+ * forge the certificate subject that routes use. The same holds for {@code .unix.}, the peer credentials of a
+ * unix-stream source.
  */
 class ReservedTlsFieldsTest {
 
@@ -42,5 +43,23 @@ class ReservedTlsFieldsTest {
         assertThat(t.set(b("tls.x509_cn"), 0, 11, forged, 0, forged.length, 0)).isNotNegative();
         assertThat(t.set(b(".tls."), 0, 5, forged, 0, forged.length, 0)).isNotNegative();
         assertThat(t.size()).isEqualTo(4);
+    }
+
+    @Test
+    void contentCannotCreateOrReplaceUnixCredentials() {
+        FieldTable t = new FieldTable();
+        byte[] forged = b("0");
+        assertThat(t.set(b(".unix.uid"), 0, 9, forged, 0, forged.length, 0)).isEqualTo(-1);
+        assertThat(t.set(b(".unix."), 0, 6, b("pid"), 0, 3, forged, 0, forged.length, 0)).isEqualTo(-1);
+        byte[] real = b("1000");
+        assertThat(t.set(FieldName.of(".unix.uid"), real, 0, real.length, 0)).isNotNegative();
+        assertThat(t.set(b(".unix.uid"), 0, 9, forged, 0, forged.length, 0)).isEqualTo(-1);
+        assertThat(value(t, ".unix.uid")).isEqualTo("1000");
+        // names that merely look alike are ordinary
+        assertThat(t.set(b(".unix"), 0, 5, forged, 0, forged.length, 0)).isNotNegative();
+        assertThat(t.set(b(".unix."), 0, 6, forged, 0, forged.length, 0)).isNotNegative();
+        assertThat(t.set(b(".unixy"), 0, 6, forged, 0, forged.length, 0)).isNotNegative();
+        assertThat(t.set(b(".u"), 0, 2, forged, 0, forged.length, 0)).isNotNegative();
+        assertThat(t.size()).isEqualTo(5);
     }
 }

@@ -18,11 +18,18 @@ public final class FramingDetector extends ByteToMessageDecoder {
     private final int maxFrameLength;
     private final FramingCounters counters;
     private final FrameConsumer consumer;
+    private final boolean nulEnds;
 
     public FramingDetector(int maxFrameLength, FramingCounters counters, FrameConsumer consumer) {
+        this(maxFrameLength, counters, consumer, false);
+    }
+
+    /** @param nulEnds with LF framing, a NUL byte ends a frame too (unix-stream) */
+    public FramingDetector(int maxFrameLength, FramingCounters counters, FrameConsumer consumer, boolean nulEnds) {
         this.maxFrameLength = maxFrameLength;
         this.counters = counters;
         this.consumer = consumer;
+        this.nulEnds = nulEnds;
     }
 
     @Override
@@ -33,7 +40,7 @@ public final class FramingDetector extends ByteToMessageDecoder {
         byte first = in.getByte(in.readerIndex());
         ByteToMessageDecoder next = first >= '0' && first <= '9'
                 ? new OctetCountingFrameDecoder(maxFrameLength, counters, consumer)
-                : new LineFrameDecoder(maxFrameLength, counters, consumer);
+                : new LineFrameDecoder(maxFrameLength, counters, consumer, nulEnds);
         ctx.pipeline().addAfter(ctx.name(), "framing", next);
         ctx.pipeline().remove(this);
     }

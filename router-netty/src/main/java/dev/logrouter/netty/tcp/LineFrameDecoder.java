@@ -2,6 +2,7 @@ package dev.logrouter.netty.tcp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.ByteProcessor;
 
 import java.util.List;
 
@@ -12,6 +13,9 @@ import java.util.List;
  * syslog-ng does (counted as truncated). The last line is delivered when the peer closes even without
  * a final LF.
  *
+ * <p>With {@code nulEnds} (a unix-stream source) a NUL byte ends a frame too, as in syslog-ng's text protocol: glibc's
+ * syslog(3) ends each message it writes to a stream socket with one NUL and no LF.
+ *
  * <p>Frames are not emitted as {@code ByteBuf}s: their positions go to a {@link FrameConsumer} in
  * batches, which copies them into the ring. What the consumer has no room for stays in the
  * decoder's cumulation buffer until it asks again, so nothing is allocated per frame.
@@ -20,11 +24,22 @@ import java.util.List;
  */
 public final class LineFrameDecoder extends FrameDecoder {
 
-    /** How many bytes from the start of the unfinished line are known to contain no LF. */
+    /** Finds the end of a frame when NUL ends one too. */
+    private static final ByteProcessor NOT_LF_OR_NUL = b -> b != '\n' && b != 0;
+
+    /** A NUL byte ends a frame as LF does. */
+    private final boolean nulEnds;
+    /** How many bytes from the start of the unfinished line are known to contain no LF (nor NUL, with nulEnds). */
     private int scanned;
 
     public LineFrameDecoder(int maxFrameLength, FramingCounters counters, FrameConsumer consumer) {
+        this(maxFrameLength, counters, consumer, false);
+    }
+
+    /** @param nulEnds a NUL byte ends a frame as LF does (unix-stream) */
+    public LineFrameDecoder(int maxFrameLength, FramingCounters counters, FrameConsumer consumer, boolean nulEnds) {
         super(maxFrameLength, counters, consumer);
+        this.nulEnds = nulEnds;
     }
 
     @Override
@@ -65,7 +80,8 @@ public final class LineFrameDecoder extends FrameDecoder {
             int readable = end - pos;
             // a line of max bytes may be followed by CR LF: look that far before calling it over-long
             int window = Math.min(readable, maxFrameLength + 2);
-            int lf = in.indexOf(pos + scanned, pos + window, (byte) '\n');
+            int lf = nulEnds ? in.forEachByte(pos + scanned, window - scanned, NOT_LF_OR_NUL)
+                    : in.indexOf(pos + scanned, pos + window, (byte) '\n');
             if (lf >= 0) {
                 int len = lf - pos;
                 if (len > 0 && in.getByte(lf - 1) == '\r') {

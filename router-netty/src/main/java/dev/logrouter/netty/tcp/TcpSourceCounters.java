@@ -4,7 +4,7 @@ import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 
 /**
- * Connection-level counters of one TCP source (framing counters are in {@link FramingCounters}).
+ * Connection-level counters of one TCP or unix-stream source (framing counters are in {@link FramingCounters}).
  *
  * <p>Threads: any event loop adds; JMX reads.
  */
@@ -19,10 +19,19 @@ final class TcpSourceCounters {
     final Counter abandoned;
 
     TcpSourceCounters(MetricGroup g) {
-        accepted = g.counter("acceptedConnections", "TCP connections accepted.");
-        rejected = g.counter("rejectedConnections", "TCP connections refused because max-connections was reached.");
-        rejectedPerIp = g.counter("rejectedPerIpConnections", "TCP connections refused because their address already "
-                + "had max-connections-per-ip open.");
+        this(g, "TCP", true);
+    }
+
+    /**
+     * @param kind  "TCP" or "Unix stream", for the descriptions
+     * @param perIp whether the source has a per-address limit to count ({@code rejectedPerIpConnections})
+     */
+    TcpSourceCounters(MetricGroup g, String kind, boolean perIp) {
+        accepted = g.counter("acceptedConnections", kind + " connections accepted.");
+        rejected = g.counter("rejectedConnections", kind + " connections refused because max-connections was "
+                + "reached.");
+        rejectedPerIp = perIp ? g.counter("rejectedPerIpConnections", kind + " connections refused because their "
+                + "address already had max-connections-per-ip open.") : null;
         idleClosed = g.counter("idleClosed", "Connections closed because they sent nothing for idle-timeout.");
         pauses = g.counter("pauses", "Times a connection stopped reading because the ring was nearly full "
                 + "(flow control).");

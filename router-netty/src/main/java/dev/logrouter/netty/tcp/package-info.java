@@ -1,6 +1,7 @@
 /**
  * TCP source: per connection {@code ConnectionLimiter → FramingDetector | OctetCountingFrameDecoder |
- * LineFrameDecoder → TcpPublishHandler}.
+ * LineFrameDecoder → TcpPublishHandler}, built and stopped by {@code StreamConnections}, which the unix-stream source
+ * shares (its LF framing also ends a frame at NUL).
  *
  * <pre>
  *  socket ─▶ decoder finds frames (positions, no ByteBuf per frame) ─▶ TcpPublishHandler (FrameConsumer):

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fuzzes the TCP frame decoders ({@link OctetCountingFrameDecoder}, {@link LineFrameDecoder} and
- * {@link FramingDetector} in front of either) through an {@link EmbeddedChannel}: the fuzzer chooses the framing,
+ * {@link FramingDetector} in front of either; {@code decodersEndingAtNul}: with a NUL ending an LF frame too, as
+ * unix-stream frames) through an {@link EmbeddedChannel}: the fuzzer chooses the framing,
  * the max frame length, where the input is cut into reads and how much room the consumer has at each hand-off
  * (none means "ring full": the decoder must keep the rest and deliver it when asked again, as
  * {@link TcpPublishHandler} asks).
@@ -41,6 +42,17 @@ class FrameDecoderFuzzTest {
     @FuzzTest(maxDuration = "10s")
     @Timeout(value = 20, unit = TimeUnit.SECONDS)
     void decoders(FuzzedDataProvider data) {
+        check(data, false);
+    }
+
+    /** The same with LF framing ending a frame at NUL too, as the unix-stream source frames (glibc's syslog(3)). */
+    @FuzzTest(maxDuration = "10s")
+    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    void decodersEndingAtNul(FuzzedDataProvider data) {
+        check(data, true);
+    }
+
+    private static void check(FuzzedDataProvider data, boolean nulEnds) {
         int framing = data.consumeInt(0, 2); // 0 octet counting, 1 LF, 2 auto-detect
         int max = data.consumeBoolean() ? data.consumeInt(1, 16) : data.consumeInt(17, 70_000);
         int[] cuts = cuts(data);
@@ -51,8 +63,8 @@ class FrameDecoderFuzzTest {
         RecordingConsumer consumer = new RecordingConsumer(max, rooms);
         ChannelHandler decoder = switch (framing) {
             case 0 -> new OctetCountingFrameDecoder(max, counters, consumer);
-            case 1 -> new LineFrameDecoder(max, counters, consumer);
-            default -> new FramingDetector(max, counters, consumer);
+            case 1 -> new LineFrameDecoder(max, counters, consumer, nulEnds);
+            default -> new FramingDetector(max, counters, consumer, nulEnds);
         };
         TrackingAllocator alloc = new TrackingAllocator();
         EmbeddedChannel ch = new EmbeddedChannel();
@@ -80,7 +92,7 @@ class FrameDecoderFuzzTest {
 
         ReferenceFraming.Result expected = framing == 0 || (framing == 2 && input.length > 0 && isDigit(input[0]))
                 ? ReferenceFraming.octetCounted(input, max)
-                : ReferenceFraming.lines(input, max);
+                : ReferenceFraming.lines(input, max, nulEnds);
         if (framing == 2 && input.length == 0) {
             expected = new ReferenceFraming.Result(List.of(), 0, 0, 0, 0);
         }

@@ -78,6 +78,30 @@ class FrameDecoderTest {
     }
 
     @Test
+    void nulEndsAFrameOnlyWhenAskedAsUnixStreamDoes() {
+        // glibc's syslog(3) over a stream socket: each message ends with NUL; a NUL after LF is an empty frame
+        EmbeddedChannel unix = new EmbeddedChannel(new LineFrameDecoder(MAX, counters, consumer, true));
+        unix.writeInbound(buf("<13>one\0<13>tw"));
+        unix.writeInbound(buf("o\r\0<13>three\n\0<13>fo"));
+        assertThat(consumer.drain()).containsExactly("<13>one", "<13>two", "<13>three");
+        assertThat(metrics.value("emptyFrames")).isEqualTo(1);
+        unix.finish();
+        assertThat(consumer.drain()).containsExactly("<13>fo");
+        // a NUL-free line of exactly max is still one frame when its NUL arrives later; one over is split
+        String exact = "n".repeat(MAX);
+        EmbeddedChannel split = new EmbeddedChannel(new FramingDetector(MAX, counters, consumer, true));
+        split.writeInbound(buf(exact));
+        split.writeInbound(buf("\0" + exact + "z\0"));
+        assertThat(consumer.drain()).containsExactly(exact, exact, "z");
+        assertThat(split.finish()).isFalse();
+        // TCP's LF framing keeps a NUL inside the frame
+        EmbeddedChannel tcp = new EmbeddedChannel(new LineFrameDecoder(MAX, counters, consumer));
+        tcp.writeInbound(buf("<13>a\0b\n"));
+        assertThat(consumer.drain()).containsExactly("<13>a\0b");
+        assertThat(tcp.finish()).isFalse();
+    }
+
+    @Test
     void lfLineOfExactlyMaxIsOneFrameAndOneOverIsSplit() {
         EmbeddedChannel ch = new EmbeddedChannel(new LineFrameDecoder(MAX, counters, consumer));
         String exact = "x".repeat(MAX);

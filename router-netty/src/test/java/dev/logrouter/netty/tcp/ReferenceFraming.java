@@ -25,13 +25,18 @@ final class ReferenceFraming {
      * delivered at close the same way.
      */
     static Result lines(byte[] in, int max) {
+        return lines(in, max, false);
+    }
+
+    /** {@link #lines(byte[], int)}; with {@code nulEnds} a NUL ends a line as LF does. */
+    static Result lines(byte[] in, int max, boolean nulEnds) {
         List<byte[]> frames = new ArrayList<>();
         long truncated = 0;
         long empty = 0;
         int start = 0;
         while (start < in.length) {
             int lf = start;
-            while (lf < in.length && in[lf] != '\n') {
+            while (lf < in.length && in[lf] != '\n' && !(nulEnds && in[lf] == 0)) {
                 lf++;
             }
             int end = lf;

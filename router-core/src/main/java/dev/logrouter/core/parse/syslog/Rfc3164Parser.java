@@ -14,7 +14,9 @@ import java.nio.charset.StandardCharsets;
  *   <li>a Cisco clock marker {@code *} / {@code .} ({@code .SDATA.timeQuality.isSynced} 0 / 1);</li>
  *   <li>a timestamp ({@link SyslogTimestampScanner#scanLegacy}). With one: spaces; the AIX prefix
  *       {@code Message forwarded from HOST:}; a {@code last message repeated} line ends the header; otherwise the
- *       next token is HOST if a space follows it ({@link SyslogBytes#scanHostname}), then spaces, then the tag.
+ *       next token is HOST if a space follows it ({@link SyslogBytes#scanHostname}), then spaces, then the tag;
+ *       with {@link LogEvent#FORMAT_NO_HOSTNAME} (local sources, as syslog-ng's {@code no-hostname}) the tag follows
+ *       the stamp directly.
  *       Without one: receive time, no hostname, the tag right away;</li>
  *   <li>the tag {@code PROGRAM[PID]: } ({@link SyslogBytes#parseProgram}); the rest is MSG.</li>
  * </ol>
@@ -87,7 +89,7 @@ final class Rfc3164Parser {
             // syslog-ng wants at least one byte after the phrase before treating the line as a repeat notice
             boolean repeated = end - p > LAST_REPEATED.length && SyslogBytes.startsWith(b, p, end, LAST_REPEATED);
             if (!repeated) {
-                if (!hostFound) {
+                if (!hostFound && !e.noHostname()) {
                     int hostEnd = SyslogBytes.scanHostname(b, p, end);
                     if (hostEnd >= 0) {
                         e.setField(LogEvent.HOST, p, hostEnd - p);

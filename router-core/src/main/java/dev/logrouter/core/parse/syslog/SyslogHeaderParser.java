@@ -15,7 +15,8 @@ import java.time.ZoneId;
  * source) run the RFC 5424 parser and fall back silently to RFC 3164 when the frame has no VERSION 1;
  * {@link LogEvent#FORMAT_JSON} (a {@code kafka} source reading what a {@code kafka} sink wrote) runs
  * {@link JsonEnvelopeParser} and falls back to the syslog parsers when the frame is not a JSON object;
- * {@link LogEvent#FORMAT_RAW} (a file or journal source) parses nothing: the frame is MSG, the source set the rest. Trailing
+ * {@link LogEvent#FORMAT_RAW} (a file or journal source) parses nothing: the frame is MSG, the source set the rest.
+ * With {@link LogEvent#FORMAT_NO_HOSTNAME} (the unix sources) an RFC 3164 header is read without HOST. Trailing
  * {@code \n} and {@code \0} bytes are ignored. A hard error (malformed PRI or RFC 5424 header) turns the event into
  * syslog-ng's replacement message and flags it {@link LogEvent#FLAG_PARSE_ERROR}; {@link #parse} never throws on
  * bad input. The stamp is always set: the message's own, or the receive time ({@link LogEvent#receivedMillis()})

@@ -239,6 +239,30 @@ class SyslogHeaderParserTest {
     }
 
     @Test
+    void noHostnameReadsTheTagRightAfterTheStampAsSyslogNgUnixSourcesDo() {
+        // what glibc's syslog(3) and logger(1) write to /dev/log: no HOST in the header
+        byte local = LogEvent.FORMAT_AUTO | LogEvent.FORMAT_NO_HOSTNAME;
+        LogEvent pid = parse(utc, "<30>Nov 22 06:14:00 sshd[812]: Accepted publickey", local, NOV_2026);
+        assertThat(pid.formatHint()).isEqualTo(LogEvent.FORMAT_AUTO);
+        assertThat(pid.pri()).isEqualTo(30);
+        assertThat(SyslogRecord.render(pid))
+                .isEqualTo("2026-11-22T06:14:00+00:00|127.0.0.1|sshd|812|||Accepted publickey");
+        // without the flag "root:" would not be HOST either (a colon ends it), but a bare word before a space would
+        LogEvent noPid = parse(utc, "<13>Nov 22 06:14:00 root: plain text", local, NOV_2026);
+        assertThat(SyslogRecord.render(noPid)).isEqualTo("2026-11-22T06:14:00+00:00|127.0.0.1|root||||plain text");
+        LogEvent word = parse(utc, "<13>Nov 22 06:14:00 myapp started ok", local, NOV_2026);
+        assertThat(SyslogRecord.render(word)).isEqualTo("2026-11-22T06:14:00+00:00|127.0.0.1|myapp||||started ok");
+        LogEvent network = bsd("<13>Nov 22 06:14:00 myapp started ok", NOV_2026);
+        assertThat(SyslogRecord.render(network)).isEqualTo("2026-11-22T06:14:00+00:00|myapp|started||||ok");
+        // RFC 5424 names its HOSTNAME structurally: the flag changes nothing there; glibc's trailing NUL is ignored
+        LogEvent rfc5424 = parse(utc, "<13>1 2026-11-22T06:14:00Z vm root - - - x\0", local, NOV_2026);
+        assertThat(SyslogRecord.render(rfc5424)).isEqualTo("2026-11-22T06:14:00+00:00|vm|root||||x");
+        LogEvent legacyOnly = parse(utc, "<13>Nov 22 06:14:00 cron[9]: job\0",
+                (byte) (LogEvent.FORMAT_RFC3164 | LogEvent.FORMAT_NO_HOSTNAME), NOV_2026);
+        assertThat(SyslogRecord.render(legacyOnly)).isEqualTo("2026-11-22T06:14:00+00:00|127.0.0.1|cron|9|||job");
+    }
+
+    @Test
     void ciscoMarkersAndSequence() {
         LogEvent e = bsd("<189>123: *Mar  1 18:46:11.315: %SYS-5-CONFIG_I: Configured", NOV_2026);
         assertThat(e.fields().get(".SDATA.meta.sequenceId")).isEqualTo("123");

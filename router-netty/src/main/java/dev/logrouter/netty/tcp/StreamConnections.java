@@ -1,0 +1,219 @@
+package dev.logrouter.netty.tcp;
+
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.netty.Peer;
+import dev.logrouter.netty.RingPublisher;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.GlobalEventExecutor;
+
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * The connections of one stream listener, a TCP source or a unix-stream source: admission ({@link ConnectionLimiter}),
+ * each connection's frame decoder ({@link FramingDetector}, {@link OctetCountingFrameDecoder} or
+ * {@link LineFrameDecoder}) and {@link TcpPublishHandler}, their counters and gauges, and the clean stop: the listener
+ * stays open until accepts go quiet, then open connections are read dry.
+ *
+ * <p>Threads: built on the thread that builds the source; {@link #acceptTracker()}'s handler and
+ * {@link #initConnection} run on event loops; {@link #stopAccepting}, {@link #awaitPublished} and {@link #close} on
+ * the controlling thread; the gauges on JMX threads.
+ */
+public final class StreamConnections {
+
+    /** At a stop, the listener stays open until no connection was accepted for this long (at most ACCEPT_DRAIN_MAX). */
+    static final long ACCEPT_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    static final long ACCEPT_DRAIN_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** A connection that read nothing for this long during a clean stop has nothing more to give. */
+    static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
+
+    /** Set while a stop's quiet check of a connection waits on its event loop. */
+    private static final AttributeKey<Boolean> QUIET_CHECK = AttributeKey.valueOf("logrouter.tcp.quietCheck");
+
+    /** When the last connection was accepted (System.nanoTime); written on the listener's event loop. */
+    private volatile long lastAcceptNanos = System.nanoTime();
+    /** The listener was closed (stopAccepting waits for queued connections only once). */
+    private volatile boolean acceptStopped;
+    private final RingPublisher publisher;
+    private final Framing framing;
+    private final boolean nulEnds;
+    private final int maxFrame;
+    private final long idleNanos;
+    private final long drainNanos;
+    private final FramingCounters framingCounters;
+    private final TcpSourceCounters counters;
+    private final ConnectionLimiter limiter;
+    private final TcpSourceState state = new TcpSourceState();
+    private final ChannelGroup channels;
+
+    /**
+     * Registers the source's connection counters and gauges in {@code metrics}.
+     *
+     * @param kind           "TCP" or "Unix stream", for the counters' descriptions
+     * @param maxPerIp       {@code max-connections-per-ip}; 0 = none; -1 = not applicable (a Unix socket has no
+     *                       addresses), and {@code rejectedPerIpConnections} is not registered
+     * @param nulEnds        with LF framing a NUL byte ends a frame too (unix-stream)
+     * @param idleNanos      {@code idle-timeout}; 0 = none
+     * @param drainNanos     {@code drain-timeout}
+     */
+    public StreamConnections(String kind, int maxConnections, int maxPerIp, Framing framing, boolean nulEnds,
+                             int maxFrame, long idleNanos, long drainNanos, RingPublisher publisher,
+                             MetricGroup metrics) {
+        this.publisher = publisher;
+        this.framing = framing;
+        this.nulEnds = nulEnds;
+        this.maxFrame = maxFrame;
+        this.idleNanos = idleNanos;
+        this.drainNanos = drainNanos;
+        this.framingCounters = new FramingCounters(metrics);
+        this.counters = new TcpSourceCounters(metrics, kind, maxPerIp >= 0);
+        this.limiter = new ConnectionLimiter(maxConnections, Math.max(maxPerIp, 0), counters);
+        this.channels = new DefaultChannelGroup(kind, GlobalEventExecutor.INSTANCE);
+        metrics.gauge("connections", "Open " + kind + " connections.", limiter::open);
+        metrics.gauge("pausedConnections", "Connections not reading now because the ring is nearly full "
+                + "(flow control engaged).", state::pausedConnections);
+        metrics.gauge("keptFrames", "Frames of closed connections waiting for ring space.", state::keptFrames);
+    }
+
+    /** The listener's handler: notes each accept, for the quiet wait of {@link #stopAccepting}. Sharable. */
+    public ChannelHandler acceptTracker() {
+        return new AcceptTracker();
+    }
+
+    /**
+     * Builds the pipeline of an accepted connection: admits it (or closes it, counted, and returns false), then
+     * {@code front} adds what comes before framing (TLS), then the frame decoder and the {@link TcpPublishHandler}
+     * that publishes with {@code peer}. Called from a {@code ChannelInitializer}, on the connection's event loop.
+     */
+    public boolean initConnection(Channel ch, Peer peer, Consumer<ChannelPipeline> front) {
+        if (!limiter.admit(ch)) {
+            ch.close();
+            return false;
+        }
+        channels.add(ch);
+        ChannelPipeline p = ch.pipeline();
+        TcpPublishHandler publish = new TcpPublishHandler(publisher, counters, state, peer, idleNanos);
+        front.accept(p);
+        switch (framing) {
+            case octetCounted -> p.addLast("framing", new OctetCountingFrameDecoder(maxFrame, framingCounters, publish));
+            case lf -> p.addLast("framing", new LineFrameDecoder(maxFrame, framingCounters, publish, nulEnds));
+            default -> p.addLast("detect", new FramingDetector(maxFrame, framingCounters, publish, nulEnds));
+        }
+        p.addLast("publish", publish);
+        return true;
+    }
+
+    /**
+     * Closes the listener {@code server}: no new connections. Open connections go on until {@link #awaitPublished}.
+     * Connections the kernel completed but the event loop has not accepted yet would be reset by the close, with
+     * whatever their senders already wrote: so the listener first stays open until no connection was accepted for
+     * 200 ms (at most 2 s), and the ones it accepts are read dry like the others.
+     */
+    public void stopAccepting(Channel server) {
+        if (server != null && !acceptStopped) {
+            acceptStopped = true;
+            long start = System.nanoTime();
+            while (!acceptQuiet(server, start)) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            server.close().syncUninterruptibly();
+        }
+    }
+
+    /**
+     * Whether no connection was accepted for {@link #ACCEPT_QUIET_NANOS} since {@code start} (or the drain's
+     * maximum passed). Judged on the listener's event loop, which accepts what the kernel queued before it runs a
+     * task: a loop too busy (or starved of CPU) to accept for a while does not make the listener look quiet.
+     */
+    private boolean acceptQuiet(Channel server, long start) {
+        try {
+            return server.eventLoop().submit(() -> {
+                long now = System.nanoTime();
+                long accepted = lastAcceptNanos;
+                long quietSince = accepted - start > 0 ? accepted : start;
+                return now - quietSince >= ACCEPT_QUIET_NANOS || now - start >= ACCEPT_DRAIN_MAX_NANOS;
+            }).get(ACCEPT_DRAIN_MAX_NANOS, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            return System.nanoTime() - start >= ACCEPT_DRAIN_MAX_NANOS;
+        }
+    }
+
+    /**
+     * Lets every open connection finish, then waits until everything read is in the ring: a connection
+     * is closed once the peer closed it or it has been quiet (nothing read, not paused by flow control)
+     * for {@link #QUIET_NANOS}, so that what senders wrote before the stop and sits in socket buffers is
+     * still read and delivered. Connections still busy after {@code drain-timeout} are closed anyway;
+     * their frames already read are still published (until {@code timeout}).
+     */
+    public boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException {
+        long drainDeadline = System.nanoTime() + drainNanos;
+        while (!channels.isEmpty() && System.nanoTime() < drainDeadline) {
+            for (Channel ch : channels) {
+                // judged on the connection's own event loop, which reads what the socket holds before it runs a
+                // task: a loop too busy (or starved of CPU) to read a connection for a while does not make that
+                // connection look quiet and lose what its sender wrote (a check from this thread did, under load)
+                if (ch.attr(QUIET_CHECK).compareAndSet(null, Boolean.TRUE)) { // one check queued per connection
+                    ch.eventLoop().execute(() -> {
+                        ch.attr(QUIET_CHECK).set(null);
+                        closeIfQuiet(ch);
+                    });
+                }
+            }
+            Thread.sleep(10);
+        }
+        channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (!state.live().isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            channels.close(); // one accepted just before the listener closed registers late
+            Thread.sleep(5);
+        }
+        return true;
+    }
+
+    /** On the connection's event loop: closes it if it read nothing for {@link #QUIET_NANOS}. */
+    private static void closeIfQuiet(Channel ch) {
+        TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
+        if (h == null || h.isQuiet(System.nanoTime(), QUIET_NANOS)) {
+            ch.close();
+        }
+    }
+
+    /** Forced stop: closes every connection; frames that never reached the ring are released and counted as abandoned. */
+    public void close() {
+        channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        for (TcpPublishHandler h : state.live()) {
+            h.abandonOnEventLoop();
+        }
+    }
+
+    /** Notes each accept. Threads: the listener's event loop. */
+    @ChannelHandler.Sharable
+    private final class AcceptTracker extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object child) {
+            lastAcceptNanos = System.nanoTime(); // the listener's event loop, at each accept
+            ctx.fireChannelRead(child);
+        }
+    }
+}
