@@ -22,7 +22,7 @@ class ComponentTypesTest {
     @Test
     void everyModuleRegistersItsTypesInDataFlowOrder() {
         assertThat(List.copyOf(ComponentTypes.REGISTRY.sources().keySet()))
-                .containsExactly("tcp", "udp", "relp", "kafka");
+                .containsExactly("tcp", "udp", "relp", "unix-dgram", "unix-stream", "file", "journald", "kafka");
         assertThat(List.copyOf(ComponentTypes.REGISTRY.sinks().keySet()))
                 .containsExactly("syslog", "file", "kafka", "elasticsearch", "hdfs");
         assertThat(List.copyOf(ComponentTypes.REGISTRY.steps().keySet())).containsExactly("json", "kv", "xml", "csv",
@@ -45,7 +45,11 @@ class ComponentTypesTest {
         Throwable tls = catchThrowable(() -> ComponentTypes.loader().load(
                 "sources:\n  - {name: in, type: tls, bind: 127.0.0.1:0}\n" + SINKS, "r.yaml"));
         assertThat(tls).isInstanceOf(ConfigException.class).hasMessageContaining("unknown or missing type 'tls' "
-                + "(set 'type:' to one of: tcp, udp, relp, kafka); TLS (RFC 5425) is type: tcp with a tls: map");
+                + "(set 'type:' to one of: tcp, udp, relp, unix-dgram, unix-stream, file, journald, kafka); TLS (RFC 5425) "
+                + "is type: tcp with a tls: map");
+        Throwable wildcard = catchThrowable(() -> ComponentTypes.loader().load(
+                "sources:\n  - {name: in, type: wildcard-file}\n" + SINKS, "r.yaml"));
+        assertThat(wildcard).hasMessageContaining("syslog-ng's wildcard-file() is type: file");
         Throwable network = catchThrowable(() -> ComponentTypes.loader().load(
                 "sources:\n  - {name: in, type: network, bind: 127.0.0.1:0}\n" + SINKS, "r.yaml"));
         assertThat(network).hasMessageContaining("syslog-ng's network() is type: tcp or type: udp");

@@ -168,8 +168,10 @@ class FileSourceRouterTest {
 
     /** The offsets the checkpoint file holds, by the file's "fN" name. */
     private Map<String, Long> checkpointOffsets() throws IOException {
-        JsonNode root = new ObjectMapper().readTree(dir.resolve("ckpt/in.checkpoint").toFile());
         Map<String, Long> m = new HashMap<>();
+        Path file = dir.resolve("ckpt/in.checkpoint");
+        assertThat(file).as("written once the first scan was done").exists();
+        JsonNode root = new ObjectMapper().readTree(file.toFile());
         for (JsonNode f : root.get("files")) {
             String name = Path.of(f.get("path").asText()).getFileName().toString(); // app-N.log
             m.put("f" + name.substring(4, name.indexOf('.')), f.get("offset").asLong());

@@ -129,7 +129,7 @@ public final class FileSource implements Source {
     private boolean firstStart;
     private boolean initialScan;
     private boolean scanRequested;
-    private boolean checkpointDirty;
+    private boolean checkpointDirty = true; // the first checkpoint is written even with no file yet
     private int openCount;
     private int roundRobin;
 
@@ -277,6 +277,7 @@ public final class FileSource implements Source {
             scan();
             initialScan = false;
             saved = null;
+            checkpoint(); // at once: a crash before the first interval must not make the next start a first start
             long now = System.nanoTime();
             long scanEvery = watcher != null ? pollInterval * 10 : pollInterval;
             long nextScan = now + scanEvery;
