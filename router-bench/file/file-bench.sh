@@ -9,8 +9,11 @@
 #   MODE      prewritten (the files are complete before the receiver starts: read throughput) or appending (the
 #             receiver starts on empty directories, then one `cat` per file appends it at full speed)
 #   COUNT     lines per run over all files (default 1000000); SIZE line length with its newline (default 400)
+#   WARMUP    lines of a file read first and not measured (default 500000; 0 = none): the JIT compiles the path,
+#             as it has on a router that runs for hours
 #   ROUTER_JAR (default router-server/target/logrouter.jar), SYSLOG_NG (default /usr/sbin/syslog-ng)
-# One run: starts the receiver (and in appending mode the writers), polls the output's size every 50 ms until it
+# One run: starts the receiver on the warm-up file, waits until it was written out, then moves the complete files
+# in (prewritten) or starts the writers (appending), polls the output's size every 50 ms until it
 # holds COUNT lines (or STALL_SECS without growth), then checks every line arrived once (sort -u of the ids).
 # rate = COUNT / (first output byte -> last), receiver CPU = utime+stime (/proc/PID/stat) over the same span,
 # us_per_msg = CPU / COUNT. Prints one line per run, then the medians. Holds /tmp/cpu.lock around each run.
@@ -24,6 +27,7 @@ MODE=${MODE:-prewritten}
 COUNT=${COUNT:-1000000}
 SIZE=${SIZE:-400}
 STALL_SECS=${STALL_SECS:-20}
+WARMUP=${WARMUP:-500000}
 WORK=${WORK:-$(mktemp -d /tmp/file-bench.XXXXXX)}
 mkdir -p "$WORK"
 RECEIVERS=${1:-logrouter,syslog-ng}
@@ -54,30 +58,34 @@ make_sources() { # dirs files dest
     done
 }
 
-place() { # src-dir in-dir dirs files mode: copies (prewritten) or appends with cat in the background (appending)
+place() { # src-dir in-dir dirs files mode: prewritten = complete files moved in (one rename per directory),
+           # appending = one cat per file appending at full speed in the background
     local src=$1 in=$2 dirs=$3 files=$4 k j
     for k in $(seq 0 $((dirs - 1))); do
-        mkdir -p "$in/d$k"
-        for j in $(seq 0 $((files - 1))); do
-            if [ "$5" = prewritten ]; then
-                cp "$src/d$k-f$j.src" "$in/d$k/f$j.log"
-            else
+        if [ "$5" = prewritten ]; then
+            mkdir -p "$in.stage/d$k"
+            for j in $(seq 0 $((files - 1))); do
+                cp "$src/d$k-f$j.src" "$in.stage/d$k/f$j.log"
+            done
+        else
+            mkdir -p "$in/d$k"
+            for j in $(seq 0 $((files - 1))); do
                 cat "$src/d$k-f$j.src" >> "$in/d$k/f$j.log" &
-            fi
-        done
+            done
+        fi
     done
+    if [ "$5" = prewritten ]; then
+        for k in $(seq 0 $((dirs - 1))); do mv "$in.stage/d$k" "$in/d$k"; done
+    fi
 }
 
 run_one() { # receiver dirs files run-dir
     local recv=$1 dirs=$2 files=$3 dir=$4 in="$4/in" out="$4/out.log" pid
     local expect=$(( (COUNT / (dirs * files)) * dirs * files ))
     local want=$((expect * SIZE))
-    mkdir -p "$in"
-    if [ "$MODE" = prewritten ]; then
-        place "$SRC" "$in" "$dirs" "$files" prewritten
-    else
-        for k in $(seq 0 $((dirs - 1))); do mkdir -p "$in/d$k"; done
-    fi
+    local warm=$((WARMUP * SIZE)) base
+    mkdir -p "$in/warm"
+    [ "$WARMUP" -gt 0 ] && cp "$WARM" "$in/warm/w.log"
     if [ "$recv" = logrouter ]; then
         cat > "$dir/router.yaml" <<YAML
 sources:
@@ -100,15 +108,19 @@ CONF
             -c "$dir/sng.ctl" > "$dir/sng.log" 2>&1 &
     fi
     pid=$!; PIDS+=("$pid")
-    if [ "$MODE" = appending ]; then
-        sleep 2 # the receiver is up and watching
-        place "$SRC" "$in" "$dirs" "$files" appending
-    fi
+    for _ in $(seq 1200); do # the warm-up file is read (not measured), or the receiver is up
+        [ "$(size_of "$out")" -ge "$warm" ] && [ -e "$out" -o "$WARMUP" -eq 0 ] && break
+        sleep 0.1
+    done
+    [ "$WARMUP" -eq 0 ] && sleep 2
+    base=$(size_of "$out")
+    want=$((base + want))
+    place "$SRC" "$in" "$dirs" "$files" "$MODE"
     local first="" last c0=0 c1 now s prev=-1 still=0
     while true; do
         s=$(size_of "$out")
         now=$(date +%s.%N)
-        if [ -z "$first" ] && [ "$s" -gt 0 ]; then first=$now; c0=$(cpu_ticks "$pid"); fi
+        if [ -z "$first" ] && [ "$s" -gt "$base" ]; then first=$now; c0=$(cpu_ticks "$pid"); fi
         if [ "$s" != "$prev" ]; then last=$now; c1=$(cpu_ticks "$pid"); still=0; prev=$s; else still=$((still + 1)); fi
         [ "$s" -ge "$want" ] && break
         [ "$still" -ge $((STALL_SECS * 20)) ] && break
@@ -117,18 +129,21 @@ CONF
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     local lines uniq
-    lines=$(wc -l < "$out")
-    uniq=$(cut -d' ' -f1-2 "$out" | sort -u | wc -l)
+    lines=$(grep -vc '^w' "$out" || true)
+    uniq=$(grep -v '^w' "$out" | cut -d' ' -f1-2 | sort -u | wc -l)
     awk -v r="$recv" -v sh="${dirs}x$files" -v n="$expect" -v l="$lines" -v u="$uniq" -v f="$first" -v z="$last" \
         -v c0="$c0" -v c1="$c1" -v hz="$(getconf CLK_TCK)" 'BEGIN {
         t = z - f; if (t <= 0) t = 1e-9; c = (c1 - c0) / hz
         printf "receiver=%s shape=%s count=%d delivered=%d unique=%d lost=%d msgs_per_s=%.0f cpu_s=%.2f us_per_msg=%.2f\n",
             r, sh, n, l, u, n - u, u / t, c, c * 1e6 / u }'
-    rm -rf "$in" "$out"
+    rm -rf "$in" "$in.stage" "$out"
 }
 
 RESULTS="$WORK/results"
 : > "$RESULTS"
+WARM="$WORK/warm.src"
+awk -v n="$WARMUP" -v size="$SIZE" 'BEGIN { pad = sprintf("%*s", size, ""); gsub(/ /, "x", pad)
+    for (x = 0; x < n; x++) { s = sprintf("w %09d ", x); print s substr(pad, 1, size - 1 - length(s)) } }' > "$WARM"
 for shape in ${SHAPES//,/ }; do
     dirs=${shape%x*}; files=${shape#*x}
     SRC="$WORK/src-$shape"
@@ -136,7 +151,7 @@ for shape in ${SHAPES//,/ }; do
     for r in $(seq "$RUNS"); do
         for recv in ${RECEIVERS//,/ }; do
             line=$(flock /tmp/cpu.lock bash -c "$(declare -f run_one place cpu_ticks size_of); \
-                COUNT=$COUNT SIZE=$SIZE MODE=$MODE STALL_SECS=$STALL_SECS ROUTER_JAR='$ROUTER_JAR' \
+                COUNT=$COUNT SIZE=$SIZE MODE=$MODE WARMUP=$WARMUP WARM='$WARM' STALL_SECS=$STALL_SECS ROUTER_JAR='$ROUTER_JAR' \
                 SYSLOG_NG='$SYSLOG_NG' SRC='$SRC'; PIDS=(); run_one $recv $dirs $files '$WORK/run-$shape-$r-$recv'")
             echo "$line"
             echo "$line" >> "$RESULTS"

@@ -99,6 +99,8 @@ public final class FileSource implements Source {
     private final long rotateWait;
     private final long pollInterval;
     private final int maxOpen;
+    /** Free slots a full ring must have again before reading resumes. */
+    private final int resumeAt;
     private final List<Globs.Glob> globs = new ArrayList<>();
     private final List<Globs.Glob> excludes = new ArrayList<>();
     private final Checkpoints checkpoints;
@@ -187,6 +189,7 @@ public final class FileSource implements Source {
         this.rotateWait = cfg.rotateWait().nanos();
         this.pollInterval = cfg.pollInterval().nanos();
         this.maxOpen = cfg.maxOpenFiles();
+        this.resumeAt = Math.max(1, ring.getBufferSize() / 4);
         for (String g : cfg.paths()) {
             globs.add(Globs.parse(g));
         }
@@ -431,11 +434,9 @@ public final class FileSource implements Source {
     private void split(TrackedFile f, int len, long start) {
         int lineStart = 0;
         if (unit == 1) {
-            for (int i = 0; i < len; i++) {
-                if (chunk[i] == '\n') {
-                    line(f, lineStart, i, start + i + 1);
-                    lineStart = i + 1;
-                }
+            for (int i = indexOfNewline(chunk, 0, len); i >= 0; i = indexOfNewline(chunk, i + 1, len)) {
+                line(f, lineStart, i, start + i + 1);
+                lineStart = i + 1;
             }
         } else {
             for (int i = 0; i + 1 < len; i += 2) {
@@ -455,6 +456,30 @@ public final class FileSource implements Source {
             }
         }
         flushStaged(f);
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+    private static final long LOW_BITS = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
+    /** The index of the first {@code '\n'} in {@code b[from, to)}, or -1; eight bytes per step. */
+    static int indexOfNewline(byte[] b, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long x = (long) LONGS.get(b, i) ^ NEWLINES;
+            long found = (x - LOW_BITS) & ~x & HIGH_BITS;
+            if (found != 0) {
+                return i + (Long.numberOfTrailingZeros(found) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** A complete line: {@code chunk[from, to)} (to = where the newline is), ending at file offset {@code end}. */
@@ -606,20 +631,23 @@ public final class FileSource implements Source {
         }
     }
 
-    /** How many slots to claim for {@code wanted} messages, waiting while the ring is full; 0 on a forced stop. */
+    /**
+     * How many slots to claim for {@code wanted} messages, waiting while the ring is full; 0 on a forced stop. A full
+     * ring is waited out until a quarter of it is free again, so that reading resumes with large batches instead of
+     * waking for every few slots the stages free.
+     */
     private int claimable(int wanted) {
         int n = RingClaim.size(ring, wanted, MAX_BATCH);
         if (n > 0) {
             return n;
         }
         ringFull.inc();
-        long park = 20_000;
+        long park = 50_000;
         while (!forced) {
             LockSupport.parkNanos(park);
             park = Math.min(park * 2, 1_000_000);
-            n = RingClaim.size(ring, wanted, MAX_BATCH);
-            if (n > 0) {
-                return n;
+            if (ring.remainingCapacity() >= resumeAt) {
+                return RingClaim.size(ring, wanted, MAX_BATCH);
             }
         }
         return 0;
