@@ -2,7 +2,8 @@
 # file-bench.sh - reading log files: logrouter's `type: file` source against syslog-ng 3.38's wildcard-file(), both
 # writing each line's MSG to one output file, on the same input, alternating receiver by receiver.
 #
-#   file-bench.sh RECEIVERS [RUNS]   RECEIVERS: comma-separated logrouter | syslog-ng; RUNS (default 3)
+#   file-bench.sh RECEIVERS [RUNS]   RECEIVERS: comma-separated logrouter | syslog-ng | syslog-ng:WINDOW (its
+#                                    window per file, else SNG_WINDOW); RUNS (default 3)
 #
 # Environment:
 #   SHAPES    comma-separated DIRSxFILES (default 1x1,1x10,10x10): files IN/d<k>/f<j>.log
@@ -11,6 +12,8 @@
 #   COUNT     lines per run over all files (default 1000000); SIZE line length with its newline (default 400)
 #   WARMUP    lines of a file read first and not measured (default 500000; 0 = none): the JIT compiles the path,
 #             as it has on a router that runs for hours
+#   SNG_WINDOW syslog-ng's window per file (default 10000): log-iw-size = max-files x SNG_WINDOW, max-files = the
+#             files + 1, log-fifo-size = twice log-iw-size (the vendor's tuning guideline: 1000 per connection)
 #   ROUTER_JAR (default router-server/target/logrouter.jar), SYSLOG_NG (default /usr/sbin/syslog-ng)
 # One run: starts the receiver on the warm-up file, waits until it was written out, then moves the complete files
 # in (prewritten) or starts the writers (appending), polls the output's size every 50 ms until it
@@ -28,6 +31,7 @@ COUNT=${COUNT:-1000000}
 SIZE=${SIZE:-400}
 STALL_SECS=${STALL_SECS:-20}
 WARMUP=${WARMUP:-500000}
+SNG_WINDOW=${SNG_WINDOW:-10000}
 WORK=${WORK:-$(mktemp -d /tmp/file-bench.XXXXXX)}
 mkdir -p "$WORK"
 RECEIVERS=${1:-logrouter,syslog-ng}
@@ -96,11 +100,15 @@ sinks:
 YAML
         java -jar "$ROUTER_JAR" run --config "$dir/router.yaml" > "$dir/router.log" 2>&1 &
     else
+        local maxfiles=$((dirs * files + 1)) # the measured files and the warm-up file: wildcard-file() divides
+                                              # log-iw-size among max-files, so each file gets SNG_WINDOW
+        case $recv in syslog-ng:*) SNG_WINDOW=${recv#syslog-ng:} ;; esac
         cat > "$dir/sng.conf" <<CONF
 @version: 3.38
-options { threaded(yes); flush_lines(1000); log_fifo_size(200000); stats_freq(0); };
+options { threaded(yes); flush_lines(1000); log_fifo_size($((2 * maxfiles * SNG_WINDOW))); stats_freq(0); };
 source s_files { wildcard-file(base-dir("$in") filename-pattern("*.log") recursive(yes) flags(no-parse)
-                 follow-freq(1) max-files(100) log-iw-size(100000) log-fetch-limit(1000) log-msg-size(65536)); };
+                 follow-freq(1) max-files($maxfiles) log-iw-size($((maxfiles * SNG_WINDOW))) log-fetch-limit(1000)
+                 log-msg-size(65536)); };
 destination d_out { file("$out" template("\$MSG\n")); };
 log { source(s_files); destination(d_out); flags(flow-control); };
 CONF
@@ -151,7 +159,7 @@ for shape in ${SHAPES//,/ }; do
     for r in $(seq "$RUNS"); do
         for recv in ${RECEIVERS//,/ }; do
             line=$(flock /tmp/cpu.lock bash -c "$(declare -f run_one place cpu_ticks size_of); \
-                COUNT=$COUNT SIZE=$SIZE MODE=$MODE WARMUP=$WARMUP WARM='$WARM' STALL_SECS=$STALL_SECS ROUTER_JAR='$ROUTER_JAR' \
+                COUNT=$COUNT SIZE=$SIZE MODE=$MODE WARMUP=$WARMUP WARM='$WARM' SNG_WINDOW=$SNG_WINDOW STALL_SECS=$STALL_SECS ROUTER_JAR='$ROUTER_JAR' \
                 SYSLOG_NG='$SYSLOG_NG' SRC='$SRC'; PIDS=(); run_one $recv $dirs $files '$WORK/run-$shape-$r-$recv'")
             echo "$line"
             echo "$line" >> "$RESULTS"
