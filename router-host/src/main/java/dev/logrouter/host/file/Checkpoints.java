@@ -20,8 +20,11 @@ import java.util.List;
  */
 final class Checkpoints {
 
-    /** One file's position: its identity and the offset after the last durable line. */
-    record Entry(String path, long dev, long ino, int fpLength, long fp, long offset) {
+    /**
+     * One file's position: its identity, the offset after the last durable line, and when the file was last seen
+     * (epoch millis; an entry no file matches is kept for a day, for a file system mounted later).
+     */
+    record Entry(String path, long dev, long ino, int fpLength, long fp, long offset, long lastSeen) {
     }
 
     private record FileForm(int version, List<Entry> files) {

@@ -103,6 +103,7 @@ public final class FileSource implements Source {
     private final int resumeAt;
     private final List<Globs.Glob> globs = new ArrayList<>();
     private final List<Globs.Glob> excludes = new ArrayList<>();
+    private final List<java.nio.file.PathMatcher> excludeNames = new ArrayList<>();
     private final Checkpoints checkpoints;
 
     private final List<TrackedFile> files = new ArrayList<>();
@@ -128,6 +129,9 @@ public final class FileSource implements Source {
     private final Fingerprint fingerprint = new Fingerprint();
     private WatchService watcher;
     private Map<TrackedFile.Key, Checkpoints.Entry> saved; // what the checkpoint file held at start
+    /** Checkpoint entries no file matched at start, kept (and saved) for {@link #LEFTOVER_MILLIS} since last seen. */
+    private Map<TrackedFile.Key, Checkpoints.Entry> leftover = new HashMap<>();
+    private static final long LEFTOVER_MILLIS = TimeUnit.HOURS.toMillis(24);
     private boolean firstStart;
     private boolean initialScan;
     private boolean scanRequested;
@@ -194,7 +198,11 @@ public final class FileSource implements Source {
             globs.add(Globs.parse(g));
         }
         for (String g : cfg.exclude()) {
-            excludes.add(Globs.parse(g));
+            if (g.contains("/")) {
+                excludes.add(Globs.parse(g));
+            } else { // a name pattern (*.gz): matched against file names in every directory
+                excludeNames.add(FileSystems.getDefault().getPathMatcher("glob:" + g));
+            }
         }
         this.checkpoints = new Checkpoints(Paths.get(cfg.checkpointDir()), cfg.name());
         this.chunk = new byte[(int) cfg.readSize().bytes()];
@@ -279,6 +287,7 @@ public final class FileSource implements Source {
             initialScan = true;
             scan();
             initialScan = false;
+            leftover = saved; // entries of files not found (yet): a mount or directory may appear later
             saved = null;
             checkpoint(); // at once: a crash before the first interval must not make the next start a first start
             long now = System.nanoTime();
@@ -487,6 +496,15 @@ public final class FileSource implements Source {
         if (f.skipping) { // the rest of a line cut at max-line-size
             f.skipping = false;
             f.partial.clear();
+            if (multiLine == FileSourceConfig.MultiLine.none) { // the checkpoint passes the rest with the cut part
+                flushStaged(f);
+                if (!f.inFlight.isEmpty()) {
+                    f.inFlight.add(f.inFlight.lastA(), end);
+                } else {
+                    f.committedOffset = Math.max(f.committedOffset, end);
+                    checkpointDirty = true;
+                }
+            }
             return;
         }
         if (f.partial.length > 0) {
@@ -637,6 +655,9 @@ public final class FileSource implements Source {
      * waking for every few slots the stages free.
      */
     private int claimable(int wanted) {
+        if (forced) {
+            return 0; // nothing more is published: no offset may pass a line that was dropped
+        }
         int n = RingClaim.size(ring, wanted, MAX_BATCH);
         if (n > 0) {
             return n;
@@ -669,23 +690,57 @@ public final class FileSource implements Source {
 
     /** Delivers what waits for more: a multi-line message, a last line without newline, when the file is quiet. */
     private void timeouts(long now) {
+        List<TrackedFile> done = null;
         for (TrackedFile f : files) {
             if ((f.hasPending || f.partial.length > 0) && now - f.lastGrowthNanos >= multiLineTimeout
                     && f.after == null) {
-                deliverHeld(f);
+                deliverHeld(f, false);
+            }
+            if (f.isGone() && now - f.lastGrowthNanos >= rotateWait && now - f.goneSinceNanos >= rotateWait
+                    && atEnd(f)) {
+                if (done == null) {
+                    done = new ArrayList<>();
+                }
+                done.add(f);
+            }
+        }
+        if (done != null) {
+            for (TrackedFile f : done) {
+                finish(f);
             }
         }
         for (Iterator<TrackedFile> it = retired.iterator(); it.hasNext(); ) {
             TrackedFile r = it.next();
             if (now - r.goneSinceNanos >= rotateWait + 10 * pollInterval) { // no copy came: deliver what was read
                 it.remove();
-                deliverHeld(r);
+                deliverHeld(r, true);
             }
         }
     }
 
-    /** Publishes a file's multi-line message in progress and its partial last line. */
-    private void deliverHeld(TrackedFile f) {
+    /** Whether a file was read to its end (fstat when open). */
+    private boolean atEnd(TrackedFile f) {
+        if (!f.isOpen()) {
+            return true;
+        }
+        try {
+            long size = f.channel.size();
+            if (size > f.readOffset) {
+                f.atEof = false;
+                f.size = size;
+                return false;
+            }
+            return true;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Publishes a file's multi-line message in progress and its partial last line; {@code closing}: the file is done
+     * (a line cut at max-line-size is over too).
+     */
+    private void deliverHeld(TrackedFile f, boolean closing) {
         if (f.hasPending) {
             publishOne(f, f.pending.bytes, 0, f.pending.length, f.pendingEnd);
             f.pending.clear();
@@ -702,7 +757,9 @@ public final class FileSource implements Source {
                 f.hasPending = false;
             }
         }
-        f.skipping = false;
+        if (closing) {
+            f.skipping = false;
+        }
     }
 
     // ------------------------------------------------------------------------------------------ files
@@ -711,23 +768,37 @@ public final class FileSource implements Source {
         if (openCount >= maxOpen && !evict(f)) {
             return false;
         }
+        FileChannel ch = null;
         try {
-            FileChannel ch = FileChannel.open(f.path, StandardOpenOption.READ);
+            ch = FileChannel.open(f.path, StandardOpenOption.READ);
             BasicFileAttributes a = Files.readAttributes(f.path, BasicFileAttributes.class);
             if (!TrackedFile.Key.of(a.fileKey()).equals(f.key)) { // replaced since the scan: the next scan sees it
                 ch.close();
                 f.atEof = true;
-                scanRequested = true;
+                f.size = f.readOffset;
                 return false;
             }
             f.channel = ch;
+            f.openFailed = false;
             openOrder.addLast(f);
             openCount++;
             openGauge = openCount;
             return true;
         } catch (IOException e) {
+            if (ch != null) {
+                try {
+                    ch.close();
+                } catch (IOException ignored) {
+                    // read-only
+                }
+            }
+            if (!f.openFailed) {
+                f.openFailed = true; // said once; retried at each scan that finds it grown
+                readErrors.inc();
+                LOG.log(Level.WARNING, "source " + cfg.name() + ": cannot open " + f.path + ": " + e);
+            }
             f.atEof = true; // gone or unreadable: the next scan decides
-            scanRequested = true;
+            f.size = f.readOffset;
             return false;
         }
     }
@@ -755,6 +826,7 @@ public final class FileSource implements Source {
 
     private void closeChannel(TrackedFile f) {
         if (f.isOpen()) {
+            openOrder.remove(f);
             f.close();
             openCount--;
             openGauge = openCount;
@@ -778,19 +850,11 @@ public final class FileSource implements Source {
                 }
             }
         }
-        long now = System.nanoTime();
-        for (int i = files.size() - 1; i >= 0; i--) {
-            TrackedFile f = files.get(i);
-            if (f.isGone() && !f.readable() && now - f.lastGrowthNanos >= rotateWait
-                    && now - f.goneSinceNanos >= rotateWait) {
-                finish(f);
-            }
-        }
     }
 
     /** A file rotated away or deleted, read to its end and quiet for rotate-wait: delivered in full, closed. */
     private void finish(TrackedFile f) {
-        deliverHeld(f);
+        deliverHeld(f, true);
         closeChannel(f);
         forget(f);
     }
@@ -864,9 +928,12 @@ public final class FileSource implements Source {
             }
             if (!t.isOpen()) { // cannot be read any more
                 deletedUnread.add(Math.max(0, t.size - t.readOffset));
-                deliverHeld(t);
+                deliverHeld(t, true);
                 forget(t);
             }
+        }
+        if (initialScan && saved != null && !saved.isEmpty()) { // files known by inode before copies claim entries
+            fresh.sort(java.util.Comparator.comparing(en -> saved.containsKey(keyOf(en.getValue())) ? 0 : 1));
         }
         for (Map.Entry<Path, BasicFileAttributes> en : fresh) {
             track(en.getKey(), en.getValue(), movedFrom.remove(en.getKey()), now);
@@ -882,9 +949,9 @@ public final class FileSource implements Source {
                 if (retired.contains(orig) && t.size >= orig.readOffset) { // the original was truncated
                     adopt(t, orig);
                     t = orig;
-                } else if (t.isGone() || now - t.heldSinceNanos >= rotateWait && now - t.sizeChangedNanos >= rotateWait
-                        && (files.contains(orig) || !retired.contains(orig))) {
-                    t.copyOf = null; // the original outlived it, or it went: a file of its own
+                } else if (t.isGone() || !retired.contains(orig) && now - t.heldSinceNanos >= rotateWait
+                        || t.head.length < Fingerprint.MAX && t.sizeChangedNanos == now && !stillLike(t, orig)) {
+                    t.copyOf = null; // the original outlived it, it went, or it grew unlike it: a file of its own
                 }
             }
             if (t.settling || t.copyOf != null) {
@@ -912,6 +979,10 @@ public final class FileSource implements Source {
         TrackedFile fresh = new TrackedFile(t.key, p, t.program);
         fresh.channel = t.channel;
         t.channel = null;
+        if (fresh.channel != null) {
+            openOrder.remove(t);
+            openOrder.addLast(fresh);
+        }
         fresh.lastModified = modified;
         fresh.lastGrowthNanos = now;
         int i = files.indexOf(t);
@@ -933,6 +1004,14 @@ public final class FileSource implements Source {
         }
     }
 
+    private static TrackedFile.Key keyOf(BasicFileAttributes a) {
+        try {
+            return TrackedFile.Key.of(a.fileKey());
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
     /** Starts tracking a file the scan found: where to begin (checkpoint, copy of another, start-at, 0). */
     private void track(Path p, BasicFileAttributes a, TrackedFile previousAtPath, long now) {
         TrackedFile.Key key = TrackedFile.Key.of(a.fileKey());
@@ -943,7 +1022,7 @@ public final class FileSource implements Source {
         long start = 0;
         if (initialScan && saved != null) {
             Checkpoints.Entry e = saved.remove(key);
-            if (e != null && (e.fpLength() == 0 || e.fpLength() <= a.size() && crcOf(p, e.fpLength()) == e.fp())) {
+            if (e != null && matches(e, p, a.size())) {
                 start = e.offset() <= a.size() ? e.offset() : 0;
                 t.fpLength = e.fpLength();
                 t.fp = e.fp();
@@ -957,10 +1036,19 @@ public final class FileSource implements Source {
                     start = a.size();
                 }
             }
+        } else if (!initialScan && leftover.containsKey(key) && matches(leftover.get(key), p, a.size())) {
+            Checkpoints.Entry e = leftover.remove(key); // known before the start: where it was
+            start = e.offset();
+            t.fpLength = e.fpLength();
+            t.fp = e.fp();
+            checkpointDirty = true;
         } else if (!initialScan) {
             t.settling = true; // read once known not to be a copy in progress of a known file
             t.sizeChangedNanos = now;
             t.heldSinceNanos = now;
+        }
+        if (unit == 2) {
+            start &= ~1L; // a code unit boundary
         }
         t.readOffset = start;
         t.committedOffset = start;
@@ -1003,16 +1091,28 @@ public final class FileSource implements Source {
         try (FileChannel ch = FileChannel.open(t.path, StandardOpenOption.READ)) {
             head = fingerprint.head(ch, Fingerprint.MAX);
         } catch (IOException e) {
-            return; // gone: the next scan forgets it
+            t.settling = false; // gone (the next scan forgets it) or unreadable (open reports it)
+            return;
         }
         if (head.length < HEAD_KEY && now - t.sizeChangedNanos < pollInterval) {
             return;
         }
         t.settling = false;
         TrackedFile orig = copyCandidate(t, head);
+        t.head = head; // compared again as it grows while held; set for good once it is read
         if (orig != null) {
             t.copyOf = orig;
             t.heldSinceNanos = now;
+        }
+    }
+
+    /** Whether a held file still begins like {@code orig} now that it grew (a header alike is not a copy). */
+    private boolean stillLike(TrackedFile t, TrackedFile orig) {
+        try (FileChannel ch = FileChannel.open(t.path, StandardOpenOption.READ)) {
+            t.head = fingerprint.head(ch, Fingerprint.MAX);
+            return sameStart(orig.head, t.head);
+        } catch (IOException e) {
+            return true;
         }
     }
 
@@ -1040,6 +1140,11 @@ public final class FileSource implements Source {
         int n = Math.min(a.length, b.length);
         return n > 0 && n >= Math.min(HEAD_KEY, Math.max(a.length, b.length))
                 && java.util.Arrays.equals(a, 0, n, b, 0, n);
+    }
+
+    /** Whether the file at {@code p} (of {@code size} bytes) has the fingerprint the entry saved, and its offset. */
+    private boolean matches(Checkpoints.Entry e, Path p, long size) {
+        return e.offset() <= size && (e.fpLength() == 0 || e.fpLength() <= size && crcOf(p, e.fpLength()) == e.fp());
     }
 
     /** A checkpoint entry (not matched by inode) of which the file is a copy. */
@@ -1099,7 +1204,7 @@ public final class FileSource implements Source {
             return;
         }
         try {
-            Files.walkFileTree(base, EnumSet.noneOf(FileVisitOption.class), g.maxDepth(),
+            Files.walkFileTree(base, EnumSet.of(FileVisitOption.FOLLOW_LINKS), g.maxDepth(),
                     new SimpleFileVisitor<>() {
                         @Override
                         public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
@@ -1129,6 +1234,12 @@ public final class FileSource implements Source {
     private boolean excluded(Path p) {
         for (Globs.Glob x : excludes) {
             if (x.matches(p)) {
+                return true;
+            }
+        }
+        Path name = p.getFileName();
+        for (java.nio.file.PathMatcher m : excludeNames) {
+            if (m.matches(name)) {
                 return true;
             }
         }
@@ -1205,11 +1316,20 @@ public final class FileSource implements Source {
         if (!checkpointDirty) {
             return;
         }
+        long nowMillis = System.currentTimeMillis();
         List<Checkpoints.Entry> entries = new ArrayList<>(files.size());
         for (TrackedFile f : files) {
             if (f.copyOf == null && !f.settling) {
                 entries.add(new Checkpoints.Entry(f.path.toString(), f.key.dev(), f.key.ino(), f.fpLength, f.fp,
-                        f.committedOffset));
+                        f.committedOffset, nowMillis));
+            }
+        }
+        for (Iterator<Checkpoints.Entry> it = leftover.values().iterator(); it.hasNext(); ) {
+            Checkpoints.Entry e = it.next();
+            if (nowMillis - e.lastSeen() > LEFTOVER_MILLIS) {
+                it.remove();
+            } else {
+                entries.add(e);
             }
         }
         try {
@@ -1237,7 +1357,7 @@ public final class FileSource implements Source {
 
     /** Writes the last checkpoint (after the ring drained: everything published is then durable) and closes. */
     @Override
-    public void close() {
+    public synchronized void close() {
         stopReading = true;
         closing = true;
         Thread t = thread;
@@ -1248,7 +1368,10 @@ public final class FileSource implements Source {
             if (!readingStopped.await(5, TimeUnit.SECONDS)) {
                 forced = true; // a reader waiting for room in a ring that no longer drains
             }
-            closed.await(30, TimeUnit.SECONDS);
+            if (closed.await(30, TimeUnit.SECONDS)) {
+                checkpoint(); // the reader has ended (the latch orders its writes before this): advance once more,
+                              // so a close before the ring drained is followed by one that saves what it drained
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -47,8 +47,8 @@ public record FileSourceConfig(
         @Option(doc = "Longest message; a longer line is cut to this size, the rest of it skipped, and counted "
                 + "(truncatedLines).", defaultValue = "64KiB")
         ByteSize maxLineSize,
-        @Option(doc = "Character set of the files: UTF-8 (passed through), ISO-8859-1, UTF-16LE, UTF-16BE, or any "
-                + "other the JDK knows; converted to UTF-8.", defaultValue = "UTF-8")
+        @Option(doc = "Character set of the files: UTF-8 (passed through), ISO-8859-1, UTF-16LE, UTF-16BE, or another "
+                + "the JDK knows whose newline is the byte 0x0A; converted to UTF-8.", defaultValue = "UTF-8")
         String encoding,
         @Option(doc = "none (one line, one message), indented (lines starting with a space or tab continue the "
                 + "message: stack traces) or regexp (a line matching multi-line-prefix starts a message, others "
@@ -111,7 +111,13 @@ public record FileSourceConfig(
             }
         }
         if (encoding != null) {
-            Charset.forName(encoding); // an unknown name fails here, with the JDK's message
+            Charset cs = Charset.forName(encoding); // an unknown name fails here, with the JDK's message
+            String n = cs.name();
+            boolean asciiCompatible = java.util.Arrays.equals("a\n".getBytes(cs), new byte[] {'a', '\n'});
+            if (!asciiCompatible && !n.equals("UTF-16LE") && !n.equals("UTF-16BE")) {
+                throw new IllegalArgumentException("encoding " + encoding + " is not supported: use UTF-16LE or "
+                        + "UTF-16BE for UTF-16 (by its byte order), or a charset whose newline is the byte 0x0A");
+            }
         }
         if (multiLine == MultiLine.regexp) {
             if (multiLinePrefix == null) {

@@ -41,6 +41,8 @@ final class TrackedFile {
     long headKey = -1;
     /** Found while running and not read yet: it may be a copy in progress (copytruncate) of a known file. */
     boolean settling;
+    /** Opening it failed (said once); it is tried again when a scan finds it grown. */
+    boolean openFailed;
     long sizeChangedNanos;
     /** Fingerprint: CRC-32C of the first {@code fpLength} bytes (0 = none yet, an empty file). */
     int fpLength;

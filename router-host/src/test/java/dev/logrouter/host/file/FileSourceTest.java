@@ -298,6 +298,28 @@ class FileSourceTest {
         assertThat(Conditions.await(() -> h.value("files") == 1, WAIT)).isTrue(); // closed after rotate-wait
     }
 
+    @Test
+    void excludeByNameAndSymlinkedFilesAndDirectories() throws Exception {
+        append(dir.resolve("logs/a.log"), "plain\n");
+        append(dir.resolve("logs/old.log.gz"), "compressed\n");
+        append(dir.resolve("elsewhere/target.log"), "through a link\n");
+        Files.createSymbolicLink(dir.resolve("logs/linked.log"), dir.resolve("elsewhere/target.log"));
+        append(dir.resolve("real-dir/in-linked-dir.log"), "in a linked directory\n");
+        Files.createSymbolicLink(dir.resolve("logs/sub"), dir.resolve("real-dir"));
+        RingHarness h = harness();
+        h.start(config("paths: [" + dir.resolve("logs") + "/**]", "exclude: ['*.gz']"));
+        assertThat(Conditions.await(() -> h.count() == 3, WAIT)).as("%s", h.messages()).isTrue();
+        assertThat(msgs(h)).containsExactlyInAnyOrder("plain", "through a link", "in a linked directory");
+    }
+
+    @Test
+    void encodingsThatDoNotSplitOnNewlineBytesAreRefused() {
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> config("paths: [/x/*.log]",
+                "encoding: UTF-32"))).hasMessageContaining("encoding UTF-32 is not supported");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> config("paths: [/x/*.log]",
+                "encoding: UTF-16"))).hasMessageContaining("UTF-16LE or UTF-16BE");
+    }
+
     private static String firstDifference(List<String> got, List<String> want) {
         for (int i = 0; i < Math.min(got.size(), want.size()); i++) {
             if (!got.get(i).equals(want.get(i))) {
