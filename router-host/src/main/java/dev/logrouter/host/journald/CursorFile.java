@@ -33,6 +33,8 @@ final class CursorFile {
     private String saved;
     private long publishedEntries;
     private long savedEntries;
+    /** The newest completed batch whose cursor is not in the file yet (its write failed, or comes next). */
+    private Batch unsaved;
 
     private record Batch(long seq, String cursor, long entriesUpTo) {
     }
@@ -54,6 +56,12 @@ final class CursorFile {
         return saved;
     }
 
+    /** Writes the position of a very first start (before anything was published). */
+    synchronized void saveFirst(String cursor) throws IOException {
+        write(cursor);
+        saved = cursor;
+    }
+
     /** {@code n} entries were published up to ring sequence {@code seq}; the last one has {@code cursor}. */
     synchronized void published(long seq, String cursor, int n) {
         publishedEntries += n;
@@ -69,29 +77,28 @@ final class CursorFile {
 
     /**
      * Writes the cursor of the newest batch at or below {@code completed} when it differs from the file's; returns
-     * true when it wrote. The batches up to there are forgotten only once the file is written.
+     * true when it wrote. The batches up to there are forgotten at once (a failed write keeps only the newest
+     * completed cursor, tried again at the next save: a full or read-only disk does not make the queue grow).
      */
     synchronized boolean save(long completed) throws IOException {
         Batch done = null;
-        for (Batch b : batches) {
-            if (b.seq > completed) {
-                break;
-            }
-            done = b;
+        while (!batches.isEmpty() && batches.peekFirst().seq <= completed) {
+            done = batches.pollFirst();
         }
-        if (done == null) {
+        if (done != null) {
+            unsaved = done;
+        }
+        if (unsaved == null) {
             return false;
         }
         boolean wrote = false;
-        if (!done.cursor.equals(saved)) {
-            write(done.cursor);
-            saved = done.cursor;
+        if (!unsaved.cursor.equals(saved)) {
+            write(unsaved.cursor);
+            saved = unsaved.cursor;
             wrote = true;
         }
-        while (!batches.isEmpty() && batches.peekFirst().seq <= done.seq) {
-            batches.pollFirst();
-        }
-        savedEntries = done.entriesUpTo;
+        savedEntries = unsaved.entriesUpTo;
+        unsaved = null;
         return wrote;
     }
 

@@ -132,6 +132,14 @@ public final class JournaldSource implements Source {
     @Override
     public void start() throws IOException {
         lastCursor = cursorFile.load();
+        if (lastCursor == null && cfg.startAt() == JournaldSourceConfig.StartAt.end) {
+            // the very first start at the end: the journal's current last entry is the position, saved at once, so
+            // that what is written while journalctl restarts or the router is down is not skipped by --lines=0
+            lastCursor = tailCursor();
+            if (lastCursor != null) {
+                cursorFile.saveFirst(lastCursor);
+            }
+        }
         Thread t = new Thread(this::run, "journald-" + cfg.name());
         t.setDaemon(true);
         thread = t;
@@ -140,6 +148,40 @@ public final class JournaldSource implements Source {
         cursorThread = c;
         t.start();
         c.start();
+    }
+
+    /** The cursor of the journal's last entry (any unit), or null when it is empty or journalctl fails. */
+    String tailCursor() {
+        List<String> cmd = new ArrayList<>(List.of(cfg.journalctl(), "--output=json", "--lines=1", "--no-pager"));
+        if (cfg.directory() != null) {
+            cmd.add("--directory=" + cfg.directory());
+        }
+        try {
+            Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(DEV_NULL))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return null;
+            }
+            String last = null;
+            for (String line : out.split("\n")) {
+                if (!line.isBlank()) {
+                    last = line;
+                }
+            }
+            if (last == null) {
+                return null;
+            }
+            com.fasterxml.jackson.databind.JsonNode c = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(last).get("__CURSOR");
+            return c == null ? null : c.asText();
+        } catch (IOException e) {
+            return null; // the reader's start reports it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     /** The journal read: the directory, or {@code system journal}. */
