@@ -155,8 +155,12 @@ final class TrackedFile {
         byte[] bytes = new byte[0];
         int length;
 
+        /** Empties it; a buffer grown past 1 MiB (a huge line) is let go rather than kept for the file's life. */
         void clear() {
             length = 0;
+            if (bytes.length > 1 << 20) {
+                bytes = new byte[0];
+            }
         }
 
         void append(byte[] src, int off, int len) {

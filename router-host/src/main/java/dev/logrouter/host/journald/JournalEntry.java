@@ -70,7 +70,13 @@ final class JournalEntry {
     /** A value of this entry was cut to max-message-size. */
     boolean truncated;
 
+    /** A value buffer larger than this is dropped at {@link #clear()}: a rare huge entry does not stay in the pool. */
+    private static final int KEEP_BYTES = 1 << 20;
+
     void clear() {
+        if (data.length > KEEP_BYTES) {
+            data = new byte[1024];
+        }
         dataLength = 0;
         spanMask = 0;
         pairs = 0;
