@@ -176,6 +176,30 @@ public final class RingPublisher {
         bytes.add(len);
     }
 
+    /**
+     * Publishes one datagram's payload (UDP, a Unix datagram socket): an empty one is counted in {@code empty}, a
+     * longer one than {@code max} is cut to it and counted in {@code truncated}, and one that finds the ring full is
+     * dropped and counted in {@code dropped} (a datagram cannot wait). {@code content} stays the caller's.
+     */
+    public void publishDatagram(ByteBuf content, int max, Peer peer, Counter empty, Counter truncated,
+                                Counter dropped) {
+        int len = content.readableBytes();
+        if (len == 0) {
+            empty.inc();
+            return;
+        }
+        ByteBuf frame = content;
+        if (len > max) {
+            truncated.inc();
+            frame = content.slice(content.readerIndex(), max);
+        }
+        frame.retain();
+        if (!tryPublish(frame, peer)) {
+            frame.release();
+            dropped.inc();
+        }
+    }
+
     /** Publishes one frame held in an array (frames kept aside at close); false when the ring is full. */
     public boolean tryPublish(byte[] frame, Peer peer) {
         if (!ring.tryPublishEvent(ARRAY_TRANSLATOR, frame, this, peer)) {

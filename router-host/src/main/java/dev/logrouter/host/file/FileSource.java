@@ -93,6 +93,7 @@ public final class FileSource implements Source {
     private final int unit; // bytes per code unit where lines are split: 1, or 2 for UTF-16
     private final boolean bigEndian;
     private final Charset charset; // null: UTF-8, passed through
+    private final boolean latin1Input;
     private final FileSourceConfig.MultiLine multiLine;
     private final Matcher prefix;
     private final long multiLineTimeout;
@@ -146,6 +147,8 @@ public final class FileSource implements Source {
     private final long[] stEnd = new long[MAX_BATCH];
     private int staged;
     private final LatinView latin = new LatinView();
+    /** A line of an ISO-8859-1 file converted to UTF-8 (reused). */
+    private final TrackedFile.ByteArray latin1 = new TrackedFile.ByteArray();
 
     private Thread thread;
     private volatile boolean stopReading;
@@ -187,6 +190,7 @@ public final class FileSource implements Source {
         this.unit = csName.startsWith("UTF-16") ? 2 : 1;
         this.bigEndian = !csName.equals("UTF-16LE");
         this.charset = cs.equals(StandardCharsets.UTF_8) || cs.equals(StandardCharsets.US_ASCII) ? null : cs;
+        this.latin1Input = cs.equals(StandardCharsets.ISO_8859_1);
         this.multiLine = cfg.multiLine();
         this.prefix = cfg.multiLinePrefix() == null ? null : Pattern.compile(cfg.multiLinePrefix()).matcher("");
         this.multiLineTimeout = cfg.multiLineTimeout().nanos();
@@ -499,7 +503,7 @@ public final class FileSource implements Source {
             if (multiLine == FileSourceConfig.MultiLine.none) { // the checkpoint passes the rest with the cut part
                 flushStaged(f);
                 if (!f.inFlight.isEmpty()) {
-                    f.inFlight.add(f.inFlight.lastA(), end);
+                    f.inFlight.add(f.inFlight.lastSeq(), end);
                 } else {
                     f.committedOffset = Math.max(f.committedOffset, end);
                     checkpointDirty = true;
@@ -528,7 +532,22 @@ public final class FileSource implements Source {
                 && b[off + len - (bigEndian ? 2 : 1)] == 0) {
             len -= 2;
         }
-        if (charset != null) {
+        if (latin1Input) { // the common legacy case: converted without a String
+            latin1.clear();
+            for (int i = off; i < off + len; i++) {
+                int v = b[i] & 0xFF;
+                if (v < 0x80) {
+                    latin1.append((byte) v);
+                } else {
+                    latin1.append((byte) (0xC0 | v >> 6));
+                    latin1.append((byte) (0x80 | v & 0x3F));
+                }
+            }
+            b = latin1.bytes;
+            off = 0;
+            len = latin1.length;
+            inChunk = false;
+        } else if (charset != null) {
             byte[] utf8 = new String(b, off, len, charset).getBytes(StandardCharsets.UTF_8);
             b = utf8;
             off = 0;

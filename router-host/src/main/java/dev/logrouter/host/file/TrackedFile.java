@@ -1,5 +1,7 @@
 package dev.logrouter.host.file;
 
+import dev.logrouter.core.source.SequencePositions;
+
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -77,7 +79,7 @@ final class TrackedFile {
     boolean hasPending;
 
     /** Ring sequences published from this file and the offset each completes, oldest first. */
-    final LongPairQueue inFlight = new LongPairQueue();
+    final SequencePositions inFlight = new SequencePositions();
 
     TrackedFile(Key key, Path path, byte[] program) {
         this.key = key;
@@ -137,12 +139,11 @@ final class TrackedFile {
 
     /** Pops the sequences {@code <= completed} and advances {@link #committedOffset}; true when it moved. */
     boolean advance(long completed) {
-        long before = committedOffset;
-        while (!inFlight.isEmpty() && inFlight.firstA() <= completed) {
-            committedOffset = inFlight.firstB();
-            inFlight.pop();
+        if (inFlight.popDone(completed) == 0 || inFlight.lastDonePosition() == committedOffset) {
+            return false;
         }
-        return committedOffset != before;
+        committedOffset = inFlight.lastDonePosition();
+        return true;
     }
 
     @Override
@@ -178,62 +179,6 @@ final class TrackedFile {
             if (bytes.length < n) {
                 bytes = java.util.Arrays.copyOf(bytes, Math.max(n, Math.max(256, bytes.length * 2)));
             }
-        }
-    }
-
-    /** A FIFO of (long, long) pairs without boxing. */
-    static final class LongPairQueue {
-        private long[] a = new long[16];
-        private long[] b = new long[16];
-        private int head;
-        private int size;
-
-        boolean isEmpty() {
-            return size == 0;
-        }
-
-        int size() {
-            return size;
-        }
-
-        long firstA() {
-            return a[head];
-        }
-
-        long firstB() {
-            return b[head];
-        }
-
-        long lastA() {
-            return a[(head + size - 1) & (a.length - 1)];
-        }
-
-        void pop() {
-            head = (head + 1) & (a.length - 1);
-            size--;
-        }
-
-        void add(long x, long y) {
-            if (size == a.length) {
-                long[] na = new long[a.length * 2];
-                long[] nb = new long[a.length * 2];
-                for (int i = 0; i < size; i++) {
-                    na[i] = a[(head + i) & (a.length - 1)];
-                    nb[i] = b[(head + i) & (a.length - 1)];
-                }
-                a = na;
-                b = nb;
-                head = 0;
-            }
-            int at = (head + size) & (a.length - 1);
-            a[at] = x;
-            b[at] = y;
-            size++;
-        }
-
-        void clear() {
-            head = 0;
-            size = 0;
         }
     }
 }

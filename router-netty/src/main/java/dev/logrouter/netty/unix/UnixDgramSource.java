@@ -8,7 +8,6 @@ import dev.logrouter.netty.NettyTransport;
 import dev.logrouter.netty.Peer;
 import dev.logrouter.netty.RingPublisher;
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
@@ -127,22 +126,7 @@ public final class UnixDgramSource implements Source {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, DomainDatagramPacket packet) {
-            ByteBuf content = packet.content();
-            int len = content.readableBytes();
-            if (len == 0) {
-                empty.inc();
-                return;
-            }
-            ByteBuf frame = content;
-            if (len > max) {
-                truncated.inc();
-                frame = content.slice(content.readerIndex(), max);
-            }
-            frame.retain();
-            if (!publisher.tryPublish(frame, peer)) {
-                frame.release();
-                dropped.inc();
-            }
+            publisher.publishDatagram(packet.content(), max, peer, empty, truncated, dropped);
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.source.RingClaim;
+import dev.logrouter.core.source.SequencePositions;
 import dev.logrouter.core.source.Source;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -238,7 +239,7 @@ public final class KafkaSource implements Source {
                     e.setSource(sourceId, sourceName, cfg.format().hint(), sinkMask);
                     e.setReceivedMillis(now);
                     sum += len;
-                    trackerFor(r).add(seq, r.offset());
+                    trackerFor(r).positions.add(seq, r.offset());
                 }
             } finally {
                 RingClaim.publish(ring, lo, hi, seq);
@@ -301,10 +302,10 @@ public final class KafkaSource implements Source {
             if (p == null) {
                 continue;
             }
-            int n = p.popDone(done);
+            int n = p.positions.popDone(done);
             if (n > 0) {
                 committedRecords.add(n);
-                offsets.put(tp, new OffsetAndMetadata(p.lastDoneOffset + 1));
+                offsets.put(tp, new OffsetAndMetadata(p.positions.lastDonePosition() + 1));
             }
         }
         return offsets;
@@ -313,7 +314,7 @@ public final class KafkaSource implements Source {
     private long uncommitted() {
         long n = 0;
         for (Published p : published.values().toArray(new Published[0])) {
-            n += p.size;
+            n += p.positions.size();
         }
         return n;
     }
@@ -364,8 +365,8 @@ public final class KafkaSource implements Source {
             long last = -1;
             for (TopicPartition tp : parts) {
                 Published p = published.get(tp);
-                if (p != null && p.size > 0) {
-                    last = Math.max(last, p.lastSeq());
+                if (p != null && !p.positions.isEmpty()) {
+                    last = Math.max(last, p.positions.lastSeq());
                 }
             }
             long deadline = System.nanoTime() + cfg.revokeTimeout().nanos();
@@ -408,7 +409,7 @@ public final class KafkaSource implements Source {
             for (TopicPartition tp : parts) {
                 Published p = published.remove(tp);
                 if (p != null) {
-                    revokedUnflushed.add(p.size);
+                    revokedUnflushed.add(p.positions.size());
                 }
             }
         }
@@ -421,49 +422,12 @@ public final class KafkaSource implements Source {
     private static final class Published {
         final String topic;
         final int partition;
-        private long[] seqs = new long[1024];
-        private long[] offsets = new long[1024];
-        private int head;
-        int size;
-        long lastDoneOffset = -1;
+        /** Ring sequence → record offset of each record published from the partition. */
+        final SequencePositions positions = new SequencePositions();
 
         Published(TopicPartition tp) {
             this.topic = tp.topic();
             this.partition = tp.partition();
-        }
-
-        void add(long seq, long offset) {
-            if (size == seqs.length) {
-                long[] s = new long[size * 2];
-                long[] o = new long[size * 2];
-                for (int i = 0; i < size; i++) {
-                    s[i] = seqs[(head + i) % seqs.length];
-                    o[i] = offsets[(head + i) % seqs.length];
-                }
-                seqs = s;
-                offsets = o;
-                head = 0;
-            }
-            int at = (head + size) % seqs.length;
-            seqs[at] = seq;
-            offsets[at] = offset;
-            size++;
-        }
-
-        long lastSeq() {
-            return seqs[(head + size - 1) % seqs.length];
-        }
-
-        /** Removes the entries with sequence <= done; returns how many. */
-        int popDone(long done) {
-            int n = 0;
-            while (size > 0 && seqs[head] <= done) {
-                lastDoneOffset = offsets[head];
-                head = (head + 1) % seqs.length;
-                size--;
-                n++;
-            }
-            return n;
         }
     }
 }
