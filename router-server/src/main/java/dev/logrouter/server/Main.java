@@ -23,11 +23,14 @@ import java.util.concurrent.CountDownLatch;
  *   check-config [--config FILE] [--log-level LEVEL]   validate a configuration and exit (0 = valid, 1 = invalid)
  *   config-reference                every option, as Markdown
  *   stats [--jmx HOST:PORT | --pid PID] [--format table|json|prometheus]   every counter of a running router
+ *   reload [--jmx HOST:PORT | --pid PID]   apply the changed configuration file to a running router (as SIGHUP)
+ *   reopen [--jmx HOST:PORT | --pid PID]   make a running router's file sinks reopen their files (as SIGUSR1)
  *   pdb match|test|dump ...         the PatternDB tool (pdbtool's commands)
  * </pre>
  *
  * SIGTERM or SIGINT stop the router cleanly (stop accepting, drain the ring, flush and close sinks)
- * and the process exits 0 when nothing was abandoned.
+ * and the process exits 0 when nothing was abandoned. SIGHUP reloads the configuration file ({@link Router#reload()}),
+ * SIGUSR1 reopens the file sinks' files ({@link Router#reopen()}).
  *
  * <p>What a command answers (usage, a bad argument, an invalid configuration, {@code check-config}'s verdict, the
  * output of {@code stats}, {@code pdb} and {@code config-reference}) is printed as it is. What the router reports
@@ -75,6 +78,10 @@ public final class Main {
         if (command.equals("stats")) {
             return dev.logrouter.server.jmx.StatsCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length),
                     out, err);
+        }
+        if (command.equals("reload") || command.equals("reopen")) {
+            return dev.logrouter.server.jmx.StatsCommand.control(command,
+                    java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         if (command.equals("pdb")) {
             return dev.logrouter.patterndb.cli.PdbCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length),
@@ -126,6 +133,7 @@ public final class Main {
         s.println("       java -jar logrouter.jar config-reference    (every option, as Markdown)");
         s.println("       java -jar logrouter.jar stats [--jmx HOST:PORT | --pid PID] [--format table|json|prometheus]");
         s.println("                 [--user USER [--password-file FILE]] [--tls]   (counters of a running router)");
+        s.println("       java -jar logrouter.jar reload|reopen [--jmx HOST:PORT | --pid PID]   (as SIGHUP / SIGUSR1)");
         s.println("       java -jar logrouter.jar pdb match|test|dump ...   (PatternDB tool, like pdbtool; pdb help)");
         s.println("Default FILE: " + DEFAULT_CONFIG + " if it exists, else the embedded default configuration.");
         s.println("LEVEL of the router's diagnostics on stderr: " + String.join("|", Logging.LEVELS)
@@ -246,6 +254,9 @@ public final class Main {
             }
         };
         Signals.onTermination(stop);
+        router.configSource(() -> load(configFile, logLevel));
+        Signals.on("HUP", router::reload);
+        Signals.on("USR1", router::reopen);
         router.start();
         for (Source s : router.sources()) {
             log.log(Level.INFO, "source " + s.name() + " listening on " + s.boundAddress());
@@ -255,7 +266,7 @@ public final class Main {
                     + (MonitoringConfig.of(cfg).jmx().passwordFile() == null ? " (no authentication: loopback only)" : ""));
         }
         log.log(Level.INFO, "running (ring " + cfg.pipeline().ringSize() + ", " + cfg.pipeline().parseWorkers()
-                + " parse workers, " + cfg.sinks().size() + " sink(s)); SIGTERM stops");
+                + " parse workers, " + cfg.sinks().size() + " sink(s)); SIGTERM stops, SIGHUP reloads, SIGUSR1 reopens");
         stopped.await();
         return clean[0] ? 0 : 1;
     }

@@ -8,6 +8,7 @@ import dev.logrouter.core.metrics.MetricRegistry;
 import dev.logrouter.core.parse.EventParser;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 import dev.logrouter.core.pipeline.Pipeline;
+import dev.logrouter.core.pipeline.Reconfiguration;
 import dev.logrouter.core.pipeline.SerialStage;
 import dev.logrouter.core.pipeline.SinkBinding;
 import dev.logrouter.core.pipeline.SinkHandler;
@@ -50,18 +51,35 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Router {
 
+    private static final System.Logger LOG = System.getLogger(Router.class.getName());
+
     /**
      * How long a clean stop waits for the sources to publish what they read, and then for the ring to drain and the
      * sinks to flush, before it gives up (and counts what it abandons): at most twice this in all.
      */
     public static final long STOP_TIMEOUT_SECONDS = 60;
 
-    private final RouterConfig cfg;
+    /** The running configuration: replaced by a reload. */
+    private volatile RouterConfig cfg;
     private final MetricRegistry metrics = new MetricRegistry();
     private final Pipeline pipeline;
     /** What the sources share (the network event loops), closed after them. */
     private final SharedResources shared = new SharedResources();
-    private final List<Source> sources = new ArrayList<>();
+    /** The running sources, in start order (a reload replaces, removes and appends). */
+    private final List<Source> sources = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Each running source's number (its bit in routes' source sets) and each sink's (its bit in the sink mask). */
+    private final Map<String, Integer> sourceIds = new java.util.HashMap<>();
+    private final Map<String, Integer> sinkIds = new java.util.HashMap<>();
+    private final JournalSpace journals;
+    /** The router-wide PatternDB (null when none is configured); replaced by a reload. */
+    private PatternDbService pdb;
+    /** Whether the correlation stage runs (fixed at start: a reload that would add it needs a restart). */
+    private final boolean correlation;
+    /** Where {@link #reload()} reads the configuration again (the file the router started with). */
+    private volatile java.util.concurrent.Callable<RouterConfig> configSource;
+    private final dev.logrouter.core.metrics.Counter reloads;
+    private final dev.logrouter.core.metrics.Counter reloadsRefused;
+    private volatile String lastReload = "";
     private boolean started;
     private boolean stopped;
     /** STARTING, RUNNING or STOPPING (DEGRADED is derived from the sinks when read). */
@@ -72,30 +90,24 @@ public final class Router {
     public Router(RouterConfig cfg) {
         this.cfg = cfg;
         ZoneId zone = cfg.pipeline().zone();
-        PatternDbService pdb = PatternDbService.forRouter(cfg, metrics);
+        pdb = PatternDbService.forRouter(cfg, metrics);
+        for (int i = 0; i < cfg.sources().size(); i++) {
+            sourceIds.put(cfg.sources().get(i).name(), i);
+        }
+        for (int i = 0; i < cfg.sinks().size(); i++) {
+            sinkIds.put(cfg.sinks().get(i).name(), i);
+        }
         Routes routes = compileRoutes(cfg, metrics, pdb);
         // correlation is stateful: one stage after the parse workers, only when some rule needs it
         SerialStage serial = pdb != null && pdb.needsCorrelation()
                 ? new CorrelationStage(pdb, routes.newEvaluator(), PatternDbConfig.of(cfg), metrics.group("PatternDb", "correlation"))
                 : null;
-        List<EventParser> parsers = new ArrayList<>();
-        for (int i = 0; i < cfg.pipeline().parseWorkers(); i++) {
-            SyslogHeaderParser header = new SyslogHeaderParser(zone);
-            RouteEvaluator evaluator = routes.newEvaluator();
-            parsers.add(event -> {
-                header.parse(event);
-                evaluator.parse(event);
-            });
-        }
+        correlation = serial != null;
+        List<EventParser> parsers = workerParsers(cfg, routes);
         List<SinkBinding> sinks = new ArrayList<>();
-        JournalSpace journals = cfg.section(JournalsConfig.KEY, JournalsConfig.class).space();
+        journals = cfg.section(JournalsConfig.KEY, JournalsConfig.class).space();
         for (SinkConfig sc : cfg.sinks()) {
-            // one dead-letter file per sink, shared by the sink (items it can never write) and its handler (items
-            // given up after max-retries)
-            DeadLetterFile deadLetters = new DeadLetterFile(sc.name(), sc.deadLetter(), metrics.group("Sink", sc.name()));
-            Sink sink = sc.create(new SinkContext(sc.name(), zone, Clock.SYSTEM, metrics.group("Sink", sc.name()),
-                    deadLetters, journals));
-            sinks.add(new SinkBinding(sc.name(), sc.flushPolicy(), sink, sc.maxRetries(), deadLetters));
+            sinks.add(binding(sc, cfg));
         }
         if (journals.journals() > 0) { // only a router with journaled sinks has these
             MetricGroup journalMetrics = metrics.group("Journal", "all");
@@ -130,6 +142,16 @@ public final class Router {
         health.gauge("tagsRefused", "Tags named by messages (the TAGS of a JSON envelope: Kafka, or a source with format: json) dropped since start because "
                 + "messages had registered " + Tags.MAX_FROM_INPUT + " distinct ones already; each event that lost one "
                 + "is tagged .limit.max-tags.", Tags::refused);
+        reloads = health.counter("reloads", "Configuration reloads applied (SIGHUP, JMX reload, logrouter reload).");
+        reloadsRefused = health.counter("reloadsRefused", "Reloads refused: an invalid file, or a change that needs a "
+                + "restart (the running configuration went on unchanged; lastReload says why).");
+        health.text("lastReload", "What the last reload did or why it was refused, empty before the first.",
+                () -> lastReload);
+        health.operation("reload", "Reads the configuration file again and applies the difference without losing or "
+                + "repeating a message (like syslog-ng-ctl reload); an invalid file or a change that needs a restart is "
+                + "refused and the running configuration goes on.", this::reload);
+        health.operation("reopen", "Makes every file sink close and reopen its files after its current batch (like "
+                + "syslog-ng-ctl reopen; logrotate's postrotate).", this::reopen);
         health.operation("resetAllCounters", "Makes every counter of every logrouter MBean count from zero again "
                 + "(like syslog-ng-ctl stats --reset); gauges and texts are current values and stay.",
                 () -> "reset " + metrics.resetCounters() + " counters");
@@ -156,6 +178,31 @@ public final class Router {
             }
         }
         return b.toString();
+    }
+
+    /** One parser per parse worker: the syslog header, then the routes (each worker its own instances). */
+    private static List<EventParser> workerParsers(RouterConfig cfg, Routes routes) {
+        List<EventParser> parsers = new ArrayList<>();
+        for (int i = 0; i < cfg.pipeline().parseWorkers(); i++) {
+            SyslogHeaderParser header = new SyslogHeaderParser(cfg.pipeline().zone());
+            RouteEvaluator evaluator = routes.newEvaluator();
+            parsers.add(event -> {
+                header.parse(event);
+                evaluator.parse(event);
+            });
+        }
+        return parsers;
+    }
+
+    /**
+     * Builds the sink of {@code sc} (not started) with its dead-letter file, shared by the sink (items it can never
+     * write) and its handler (items given up after max-retries).
+     */
+    private SinkBinding binding(SinkConfig sc, RouterConfig in) {
+        DeadLetterFile deadLetters = new DeadLetterFile(sc.name(), sc.deadLetter(), metrics.group("Sink", sc.name()));
+        Sink sink = sc.create(new SinkContext(sc.name(), in.pipeline().zone(), Clock.SYSTEM,
+                metrics.group("Sink", sc.name()), deadLetters, journals));
+        return new SinkBinding(sc.name(), sc.flushPolicy(), sink, sc.maxRetries(), deadLetters);
     }
 
     /**
@@ -204,6 +251,324 @@ public final class Router {
         }
         startMillis = System.currentTimeMillis();
         phase = "RUNNING";
+    }
+
+    /**
+     * Where {@link #reload()} reads the configuration again: the file the router was started with, loaded and
+     * checked as at start (its errors name the line and column). Set once by the command line before start.
+     */
+    public void configSource(java.util.concurrent.Callable<RouterConfig> source) {
+        this.configSource = source;
+    }
+
+    /**
+     * SIGHUP, JMX {@code reload}, {@code logrouter reload}: reads the configuration again and applies it ({@link
+     * #reload(RouterConfig)}); a file that does not load is refused. Returns what happened, for the operator. Any
+     * thread.
+     */
+    public String reload() {
+        java.util.concurrent.Callable<RouterConfig> source = configSource;
+        if (source == null) {
+            return refused("the router was not started from a configuration file");
+        }
+        RouterConfig next;
+        try {
+            next = source.call();
+        } catch (Exception e) {
+            return refused("invalid configuration: " + e.getMessage());
+        }
+        return reload(next);
+    }
+
+    /**
+     * Applies {@code next} without losing or repeating a message:
+     * <ol>
+     *   <li>refused, with the running configuration going on, when it changes what needs a restart ({@code
+     *       pipeline}, {@code monitoring}, {@code journal}, the PatternDB correlation stage) or a component cannot be
+     *       built;</li>
+     *   <li>sources that are removed or changed stop accepting, their open connections finish (as at a stop) and what
+     *       they read reaches the ring; sources whose options are unchanged keep their sockets and connections;</li>
+     *   <li>added sinks join the ring; then one control carrier goes through it: the parse workers take the new routes
+     *       (filters, parsers, rewrites, PatternDB) there, removed sinks flush and close there, changed sinks flush,
+     *       close and start with their new options there (a journaled one reopens its journal, backlog included);</li>
+     *   <li>removed and changed sources close once the sinks made what they read durable; added and changed sources
+     *       bind and start.</li>
+     * </ol>
+     * Any thread (serialised with start and stop).
+     */
+    public synchronized String reload(RouterConfig next) {
+        if (!"RUNNING".equals(phase)) {
+            return refused("the router is " + phase);
+        }
+        String restart = needsRestart(cfg, next);
+        if (restart != null) {
+            return refused(restart + " changed: that needs a restart (nothing was applied)");
+        }
+        long t0 = System.nanoTime();
+        RouterConfig old = cfg;
+        Map<String, SourceConfig> oldSources = byName(old.sources(), SourceConfig::name);
+        Map<String, SourceConfig> newSources = byName(next.sources(), SourceConfig::name);
+        Map<String, SinkConfig> oldSinks = byName(old.sinks(), SinkConfig::name);
+        Map<String, SinkConfig> newSinks = byName(next.sinks(), SinkConfig::name);
+        // numbers: the ones that stay keep theirs; a new one takes a number neither configuration uses (messages
+        // of a removed source, or for a removed sink, are still in the ring while the carrier passes)
+        Map<String, Integer> nextSourceIds = ids(newSources.keySet(), sourceIds);
+        Map<String, Integer> nextSinkIds = ids(newSinks.keySet(), sinkIds);
+        if (nextSourceIds == null || nextSinkIds == null) {
+            return refused("more than 64 sources or sinks, counting those removed by this reload: reload in two steps "
+                    + "(remove first) or restart");
+        }
+        List<String> removedSources = new ArrayList<>();
+        List<String> changedSources = new ArrayList<>();
+        List<String> addedSources = new ArrayList<>();
+        diff(oldSources, newSources, removedSources, changedSources, addedSources);
+        List<String> removedSinks = new ArrayList<>();
+        List<String> changedSinks = new ArrayList<>();
+        List<String> addedSinks = new ArrayList<>();
+        diff(oldSinks, newSinks, removedSinks, changedSinks, addedSinks);
+
+        // build everything that can fail before anything changes
+        PatternDbService nextPdb;
+        Routes routes;
+        List<EventParser> parsers;
+        RouteEvaluator serialRouting;
+        Map<String, SinkBinding> built = new java.util.LinkedHashMap<>();
+        try {
+            nextPdb = PatternDbService.forRouter(next, metrics); // the rulesets are read again, as syslog-ng does
+            if (!correlation && nextPdb != null && nextPdb.needsCorrelation()) {
+                return refused("patterndb: the new rulesets correlate messages and the running router has no "
+                        + "correlation stage: that needs a restart (nothing was applied)");
+            }
+            if (correlation && nextPdb != null) {
+                nextPdb.correlationStageRunning();
+            }
+            routes = new Routes(next, next.pipeline().zone(), metrics, ComponentTypes.REGISTRY::stepTypeName,
+                    nextPdb == null ? Map.of() : Map.of(PatternDbService.class, nextPdb), nextSourceIds, nextSinkIds);
+            parsers = workerParsers(next, routes);
+            serialRouting = correlation ? routes.newEvaluator() : null;
+            for (String n : changedSinks) {
+                built.put(n, binding(newSinks.get(n), next));
+            }
+            for (String n : addedSinks) {
+                built.put(n, binding(newSinks.get(n), next));
+            }
+        } catch (RuntimeException e) {
+            for (SinkBinding b : built.values()) {
+                closeQuietly(b);
+            }
+            return refused(e.getMessage());
+        }
+
+        // 1. sources that go away or change stop accepting; what they read reaches the ring
+        List<Source> stopping = new ArrayList<>();
+        for (Source src : sources) {
+            if (removedSources.contains(src.name()) || changedSources.contains(src.name())) {
+                src.stopAccepting();
+                stopping.add(src);
+            }
+        }
+        for (Source src : stopping) {
+            try {
+                if (!src.awaitPublished(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    LOG.log(System.Logger.Level.WARNING, "reload: source " + src.name()
+                            + " did not publish everything it read in time (counted as abandoned)");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        // 2. new sinks join the ring; 3. the carrier: new routes, sinks stop or restart, between two messages
+        for (String n : addedSinks) {
+            pipeline.addSink(built.get(n), nextSinkIds.get(n));
+        }
+        Map<String, SinkBinding> replaced = new java.util.HashMap<>();
+        for (String n : changedSinks) {
+            replaced.put(n, built.get(n));
+        }
+        Reconfiguration plan = new Reconfiguration(parsers, serialRouting, replaced, java.util.Set.copyOf(removedSinks));
+        boolean applied;
+        try {
+            applied = pipeline.reconfigure(plan, STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            applied = false;
+        }
+        long carrierPassed = pipeline.ring().getCursor();
+        cfg = next;
+        pdb = nextPdb;
+        sinkIds.clear();
+        sinkIds.putAll(nextSinkIds);
+        sourceIds.clear();
+        sourceIds.putAll(nextSourceIds);
+        // 4. the stopped sources close once what they read is durable (a Kafka source commits it); new ones start
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS);
+        while (!stopping.isEmpty() && pipeline.completedSequence() < carrierPassed
+                && System.nanoTime() - deadline < 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+        }
+        for (Source src : stopping) {
+            src.close();
+            sources.remove(src);
+        }
+        List<String> failed = new ArrayList<>();
+        for (SourceConfig sc : next.sources()) {
+            if (addedSources.contains(sc.name()) || changedSources.contains(sc.name())) {
+                try {
+                    Source src = sc.create(new SourceContext(sc.name(), nextSourceIds.get(sc.name()),
+                            next.pipeline().zone(), metrics.group("Source", sc.name()), pipeline.ring(),
+                            pipeline::completedSequence, next.pipeline().ioThreads(), shared));
+                    src.start();
+                    sources.add(src);
+                } catch (Exception e) {
+                    failed.add("source " + sc.name() + " did not start: " + e.getMessage());
+                    LOG.log(System.Logger.Level.ERROR, "reload: source " + sc.name() + " did not start: " + e);
+                }
+            }
+        }
+        for (String n : removedSources) {
+            removeGroup("Source", n);
+        }
+        for (String n : removedSinks) {
+            removeGroup("Sink", n);
+        }
+        for (var r : old.routes()) {
+            if (next.routes().stream().noneMatch(x -> x.name().equals(r.name()))) {
+                removeGroup("Route", r.name());
+            }
+        }
+        try {
+            metrics.registerJmx(); // new groups; the others' attribute lists refreshed
+        } catch (javax.management.JMException e) {
+            failed.add("JMX registration: " + e.getMessage());
+        }
+        reloads.inc();
+        String what = "reloaded in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms: sources "
+                + summary(addedSources, changedSources, removedSources) + ", sinks "
+                + summary(addedSinks, changedSinks, removedSinks) + ", " + next.routes().size() + " route(s)"
+                + (applied ? "" : "; the ring did not pass the reload within " + STOP_TIMEOUT_SECONDS
+                        + " s (a sink is retrying): the new routes apply when it does")
+                + (failed.isEmpty() ? "" : "; " + String.join("; ", failed));
+        lastReload = what;
+        LOG.log(failed.isEmpty() && applied ? System.Logger.Level.INFO : System.Logger.Level.ERROR, what);
+        return what;
+    }
+
+    /** SIGUSR1, JMX {@code reopen}, {@code logrouter reopen}: every sink reopens its files after its batch. */
+    public String reopen() {
+        int n = pipeline.requestReopen();
+        String what = "reopen asked of " + n + " sink(s): each closes and reopens its files after its current batch";
+        LOG.log(System.Logger.Level.INFO, what);
+        return what;
+    }
+
+    private String refused(String why) {
+        reloadsRefused.inc();
+        lastReload = "refused: " + why;
+        LOG.log(System.Logger.Level.ERROR, "reload refused, the running configuration goes on: " + why);
+        return lastReload;
+    }
+
+    /**
+     * The sections of the configuration a running router cannot change (its ring, threads, monitoring and journal
+     * quotas), named, or null when none changed.
+     */
+    static String needsRestart(RouterConfig now, RouterConfig next) {
+        List<String> changed = new ArrayList<>();
+        if (!now.pipeline().equals(next.pipeline())) {
+            changed.add("pipeline (" + differingComponents(now.pipeline(), next.pipeline()) + ")");
+        }
+        if (!MonitoringConfig.of(now).equals(MonitoringConfig.of(next))) {
+            changed.add("monitoring");
+        }
+        if (!now.section(JournalsConfig.KEY, JournalsConfig.class).equals(next.section(JournalsConfig.KEY,
+                JournalsConfig.class))) {
+            changed.add(JournalsConfig.KEY);
+        }
+        PatternDbConfig a = PatternDbConfig.of(now);
+        PatternDbConfig b = PatternDbConfig.of(next);
+        if (!java.util.Objects.equals(a.maxContexts(), b.maxContexts()) || !java.util.Objects.equals(a.tick(), b.tick())
+                || !java.util.Objects.equals(a.expireOnStop(), b.expireOnStop())) {
+            changed.add("patterndb options other than files");
+        }
+        return changed.isEmpty() ? null : String.join(", ", changed);
+    }
+
+    /** The record components of {@code a} and {@code b} that differ, by name (for the refusal). */
+    private static String differingComponents(Record a, Record b) {
+        List<String> names = new ArrayList<>();
+        for (var c : a.getClass().getRecordComponents()) {
+            try {
+                if (!java.util.Objects.equals(c.getAccessor().invoke(a), c.getAccessor().invoke(b))) {
+                    names.add(c.getName());
+                }
+            } catch (ReflectiveOperationException e) {
+                names.add(c.getName());
+            }
+        }
+        return String.join(", ", names);
+    }
+
+    private static <T> Map<String, T> byName(List<T> items, java.util.function.Function<T, String> name) {
+        Map<String, T> m = new java.util.LinkedHashMap<>();
+        for (T t : items) {
+            m.put(name.apply(t), t);
+        }
+        return m;
+    }
+
+    private static <T> void diff(Map<String, T> old, Map<String, T> next, List<String> removed, List<String> changed,
+                                 List<String> added) {
+        for (String n : old.keySet()) {
+            if (!next.containsKey(n)) {
+                removed.add(n);
+            } else if (!old.get(n).equals(next.get(n))) {
+                changed.add(n);
+            }
+        }
+        for (String n : next.keySet()) {
+            if (!old.containsKey(n)) {
+                added.add(n);
+            }
+        }
+    }
+
+    /** Numbers for {@code names}: the running ones keep theirs, new ones take the lowest free (null past 63). */
+    private static Map<String, Integer> ids(java.util.Collection<String> names, Map<String, Integer> running) {
+        Map<String, Integer> ids = new java.util.HashMap<>();
+        java.util.BitSet used = new java.util.BitSet();
+        running.values().forEach(used::set);
+        for (String n : names) {
+            Integer id = running.get(n);
+            if (id == null) {
+                id = used.nextClearBit(0);
+                if (id > 63) {
+                    return null;
+                }
+                used.set(id);
+            }
+            ids.put(n, id);
+        }
+        return ids;
+    }
+
+    private static String summary(List<String> added, List<String> changed, List<String> removed) {
+        return "+" + added + " ~" + changed + " -" + removed;
+    }
+
+    private void removeGroup(String type, String name) {
+        try {
+            metrics.remove(type, name);
+        } catch (javax.management.JMException e) {
+            LOG.log(System.Logger.Level.WARNING, "reload: unregistering " + type + "/" + name + ": " + e);
+        }
+    }
+
+    private static void closeQuietly(SinkBinding b) {
+        try {
+            b.sink().close();
+        } catch (Exception | Error ignored) {
+            // never started: nothing it holds matters more than the refusal
+        }
     }
 
     /** The remote JMX URL, or null when remote JMX is off. */

@@ -1,7 +1,7 @@
 package dev.logrouter.server;
 
 /**
- * Installs SIGTERM/SIGINT handlers that run a clean stop, so that the process can exit 0 after it
+ * Installs SIGTERM/SIGINT handlers that run a clean stop (and SIGHUP/SIGUSR1 handlers: reload, reopen), so that the process can exit 0 after it
  * (a JVM shutdown hook alone would make the exit status 143). Falls back to a shutdown hook where
  * {@code sun.misc.Signal} is unavailable.
  *
@@ -11,6 +11,24 @@ package dev.logrouter.server;
 final class Signals {
 
     private Signals() {
+    }
+
+    /**
+     * Runs {@code action} on a new thread each time the signal {@code name} ({@code HUP}, {@code USR1}) arrives;
+     * false where signals cannot be handled (the JMX operations and the commands still work).
+     */
+    @SuppressWarnings("removal")
+    static boolean on(String name, Runnable action) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
+                Thread t = new Thread(action, "signal-" + name.toLowerCase(java.util.Locale.ROOT));
+                t.setDaemon(true);
+                t.start();
+            });
+            return true;
+        } catch (Throwable e) {
+            return false;
+        }
     }
 
     @SuppressWarnings("removal")

@@ -135,6 +135,8 @@ public final class LogEvent {
 
     /** Work a parse step left for the serial stage (PatternDB: the matched rule); null when none. */
     private Object serialWork;
+    /** What a control carrier brings the stages (a reconfiguration); null on every message. */
+    private Object control;
     /** Events the serial stage generated while it handled this one (correlation output), delivered first. */
     private LogEvent[] attached;
     private int attachedCount;
@@ -168,6 +170,9 @@ public final class LogEvent {
      * the write barrier on the common path.
      */
     private void clearStageState() {
+        if (control != null) {
+            control = null;
+        }
         if (serialWork != null) {
             serialWork = null;
         }
@@ -566,6 +571,20 @@ public final class LogEvent {
     /** The work a parse step left for the serial stage, or null. */
     public Object serialWork() {
         return serialWork;
+    }
+
+    /**
+     * Makes this slot a control carrier: every stage sees it in ring order and acts on {@code what} (a {@code
+     * Reconfiguration}) between the message before it and the message after. Called by the publisher only.
+     */
+    public void setControl(Object what) {
+        addFlag(FLAG_DISCARD | FLAG_CARRIER);
+        control = what;
+    }
+
+    /** The control object of a control carrier, null for every other event. */
+    public Object control() {
+        return control;
     }
 
     /**

@@ -88,6 +88,8 @@ public final class JournaledSink implements Sink {
 
     private volatile Journal journal;
     private volatile Thread deliverer;
+    /** An operator's reopen waits for the delivery thread (set on the sink thread). */
+    private volatile boolean filesReopenRequested;
     private volatile boolean stopping;
     private volatile boolean aborted;
     private volatile String lastDeliveryError = "";
@@ -484,6 +486,19 @@ public final class JournaledSink implements Sink {
     }
 
     /** The delivery thread: journal → destination, acknowledging what was taken. */
+    /**
+     * The operator's reopen (SIGUSR1): the delivery thread reopens the delivery's files between two batches. Called on
+     * the sink thread.
+     */
+    @Override
+    public void reopenFiles() {
+        filesReopenRequested = true;
+        Thread d = deliverer;
+        if (d != null) {
+            LockSupport.unpark(d);
+        }
+    }
+
     private void deliverLoop() {
         Batch batch = new Batch();
         long stopDeadline = 0;
@@ -510,6 +525,10 @@ public final class JournaledSink implements Sink {
                 if (!deliveryStarted) {
                     delivery.start();
                     deliveryStarted = true;
+                }
+                if (filesReopenRequested && batch.count == 0) {
+                    filesReopenRequested = false; // between two batches: nothing pending in the delivery
+                    delivery.reopenFiles();
                 }
                 if (!batch.sent) {
                     if (!batch.polled) {

@@ -58,13 +58,21 @@ public final class MetricGroup {
         return c;
     }
 
-    /** Declares a gauge read from {@code value}. */
+    /**
+     * Declares a gauge read from {@code value}; a gauge declared again under the same name replaces the first (the
+     * component was rebuilt by a reload: the new instance's value is the one to read).
+     */
     public synchronized void gauge(String metricName, String description, LongSupplier value) {
+        metrics.removeIf(m -> !m.counter() && m.name().equals(metricName));
         metrics.add(new Metric(metricName, description, false, value));
     }
 
-    /** Declares a text attribute (a state, the last error); {@code value} must be cheap and thread-safe. */
+    /**
+     * Declares a text attribute (a state, the last error); {@code value} must be cheap and thread-safe. Declared
+     * again under the same name, it replaces the first (as {@link #gauge}).
+     */
     public synchronized void text(String attributeName, String description, java.util.function.Supplier<String> value) {
+        texts.removeIf(t -> t.name().equals(attributeName));
         texts.add(new Text(attributeName, description, value));
     }
 
@@ -86,6 +94,7 @@ public final class MetricGroup {
      * and returns what happened, or throws with a message for the operator.
      */
     public void operation(String operationName, String description, java.util.function.Supplier<String> action) {
+        operations.removeIf(o -> o.name().equals(operationName));
         operations.add(new Operation(operationName, description, action));
     }
 

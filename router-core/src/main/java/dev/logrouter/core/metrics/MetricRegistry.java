@@ -46,6 +46,21 @@ public final class MetricRegistry {
         throw new IllegalArgumentException("no metrics for " + type + "/" + name);
     }
 
+    /**
+     * Drops the group {@code type}/{@code name} (a component a reload removed) and its MBean, if registered. Any
+     * thread.
+     */
+    public synchronized void remove(String type, String name) throws JMException {
+        groups.removeIf(g -> g.type().equals(type) && g.name().equals(name));
+        ObjectName on = objectName(type, name);
+        if (registered.remove(on)) {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            if (server.isRegistered(on)) {
+                server.unregisterMBean(on);
+            }
+        }
+    }
+
     /** Resets the counters of every group (JMX {@code resetAllCounters}); returns how many. Any thread. */
     public int resetCounters() {
         int n = 0;
@@ -62,7 +77,10 @@ public final class MetricRegistry {
                 .replace(",", "_").replace("=", "_").replace(":", "_"));
     }
 
-    /** Registers every group on the platform MBean server, replacing stale registrations of the same name. */
+    /**
+     * Registers every group on the platform MBean server, replacing stale registrations of the same name; called
+     * again after a reload, it registers the new groups and refreshes the others' attribute lists.
+     */
     public synchronized void registerJmx() throws JMException {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         for (MetricGroup g : groups) {
@@ -71,7 +89,9 @@ public final class MetricRegistry {
                 server.unregisterMBean(on);
             }
             server.registerMBean(new MetricGroupMBean(g), on);
-            registered.add(on);
+            if (!registered.contains(on)) {
+                registered.add(on);
+            }
         }
     }
 

@@ -9,7 +9,8 @@ import dev.logrouter.core.parse.EventParser;
 /**
  * Parse stage, one of {@code n} sharded workers: worker {@code k} parses the events whose sequence
  * {@code % n == k} and skips the rest, so the stateless parsing runs in parallel without any
- * coordination between workers. It counts the field limits each event hit ({@link FieldLimitCounters}).
+ * coordination between workers. It counts the field limits each event hit ({@link FieldLimitCounters}). Every worker
+ * sees every slot, so each takes a reload's new parser at the same carrier ({@link Reconfiguration}).
  *
  * <p>Threads: runs on its own thread, {@code parse-<k>}.
  */
@@ -17,7 +18,8 @@ public final class ParseWorker implements EventHandler<LogEvent> {
 
     private final int ordinal;
     private final int count;
-    private final EventParser parser;
+    /** Replaced at a reload's carrier, on this thread. */
+    private EventParser parser;
     private final Counter parsed;
     private final Counter errors;
     private final FieldLimitCounters limits;
@@ -40,6 +42,9 @@ public final class ParseWorker implements EventHandler<LogEvent> {
     @Override
     public void onEvent(LogEvent event, long sequence, boolean endOfBatch) {
         if (sequence % count != ordinal || event.hasFlag(LogEvent.FLAG_DISCARD)) { // carriers, unfilled slots
+            if (event.hasFlag(LogEvent.FLAG_CARRIER) && event.control() instanceof Reconfiguration r) {
+                parser = r.parsers().get(ordinal);
+            }
             return;
         }
         parser.parse(event);

@@ -46,11 +46,22 @@ import java.util.concurrent.locks.LockSupport;
 public final class Pipeline {
 
     private final Disruptor<LogEvent> disruptor;
-    private final List<SinkHandler> sinkHandlers = new ArrayList<>();
+    /**
+     * The sinks, each a processor of its own that this class runs (not the DSL's), so that a reload can add and
+     * remove them while the ring runs. Written by the thread that starts, reconfigures and stops; read by any.
+     */
+    private final List<SinkStage> sinkStages = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    private final ThreadFactory threadFactory;
     private final int ringSize;
-    /** The last stage: every event has passed every stage once these have consumed it. */
-    private final EventHandler<LogEvent>[] lastStage;
+    /** The stage before the sinks (the parse workers, or the serial stage): each sink's barrier. */
+    private final com.lmax.disruptor.dsl.EventHandlerGroup<LogEvent> beforeSinks;
+    /** The stage before the sinks' handlers: the last stage when there is no sink. */
+    private final EventHandler<LogEvent>[] beforeSinksHandlers;
+    private final CountingExceptionHandler exceptionHandler;
+    private final MetricRegistry metrics;
+    private final Clock clock;
+    private volatile boolean started;
     private final SerialStageHandler serial;
     private final long tickMillis;
     private volatile Thread ticker;
@@ -71,18 +82,22 @@ public final class Pipeline {
             throw new IllegalArgumentException("need one parser per parse worker");
         }
         this.ringSize = cfg.ringSize();
+        this.metrics = metrics;
+        this.clock = clock;
         ThreadFactory tf = r -> {
             Thread t = new Thread(r, "stage");
             t.setDaemon(false);
             threads.add(t);
             return t;
         };
+        this.threadFactory = tf;
         disruptor = new Disruptor<>(LogEvent.FACTORY, ringSize, tf, ProducerType.MULTI,
                 waitStrategy(cfg.waitStrategy()));
         MetricGroup ringMetrics = metrics.group("Ring", "main");
         Counter stageErrors = ringMetrics.counter("stageErrors",
                 "Unexpected exceptions caught in a stage (the stage went on with the next event).");
-        disruptor.setDefaultExceptionHandler(new CountingExceptionHandler(stageErrors));
+        exceptionHandler = new CountingExceptionHandler(stageErrors);
+        disruptor.setDefaultExceptionHandler(exceptionHandler);
         // the field limits live in each slot's table: set once here, checked per write without a lookup
         int maxFields = cfg.fieldCountLimit();
         int maxValue = cfg.fieldLengthLimit();
@@ -96,16 +111,6 @@ public final class Pipeline {
         for (int k = 0; k < n; k++) {
             workers[k] = new ParseWorker(k, n, workerParsers.get(k), metrics.group("Stage", "parse-" + k));
         }
-        @SuppressWarnings("unchecked")
-        EventHandler<LogEvent>[] sinkStage = new EventHandler[sinks.size()];
-        for (int i = 0; i < sinks.size(); i++) {
-            SinkBinding b = sinks.get(i);
-            MetricGroup group = metrics.group("Sink", b.name());
-            SinkHandler h = new SinkHandler(b.name(), i, b.sink(), b.policy(), b.maxRetries(),
-                    b.deadLetters() != null ? b.deadLetters() : new DeadLetterFile(b.name(), null, group), clock, group);
-            sinkHandlers.add(h);
-            sinkStage[i] = h;
-        }
         var afterWorkers = disruptor.handleEventsWith(workers);
         if (serial != null) {
             SerialStageHandler sh = new SerialStageHandler(serial, metrics.group("Stage", serial.name()));
@@ -114,13 +119,12 @@ public final class Pipeline {
         } else {
             this.serial = null;
         }
-        if (sinkStage.length > 0) {
-            afterWorkers.then(sinkStage);
-            lastStage = sinkStage;
-        } else {
-            @SuppressWarnings("unchecked")
-            EventHandler<LogEvent>[] last = this.serial != null ? new EventHandler[] {this.serial} : workers;
-            lastStage = last;
+        beforeSinks = afterWorkers;
+        @SuppressWarnings("unchecked")
+        EventHandler<LogEvent>[] last = this.serial != null ? new EventHandler[] {this.serial} : workers;
+        beforeSinksHandlers = last;
+        for (int i = 0; i < sinks.size(); i++) {
+            addSink(sinks.get(i), i);
         }
         this.tickMillis = serial != null ? tickMillis : 0;
         RingBuffer<LogEvent> ring = disruptor.getRingBuffer();
@@ -140,8 +144,113 @@ public final class Pipeline {
         };
     }
 
+    /**
+     * Adds a sink whose bit in the sink mask is {@code index}: before {@link #start()}, one of the initial sinks;
+     * after it, a sink a reload added, whose handler joins the running ring at its current cursor and starts at
+     * once (only messages routed after that, i.e. after the reload's carrier, can select it). Called by the thread
+     * that starts and reconfigures the pipeline.
+     */
+    public SinkHandler addSink(SinkBinding b, int index) {
+        MetricGroup group = metrics.group("Sink", b.name());
+        SinkHandler h = new SinkHandler(b.name(), index, b.sink(), b.policy(), b.maxRetries(),
+                b.deadLetters() != null ? b.deadLetters() : new DeadLetterFile(b.name(), null, group), clock, group);
+        com.lmax.disruptor.BatchEventProcessor<LogEvent> p = new com.lmax.disruptor.BatchEventProcessorBuilder()
+                .build(disruptor.getRingBuffer(), beforeSinks.asSequenceBarrier(), h);
+        p.setExceptionHandler(exceptionHandler);
+        // the ring sets the new gating sequence to its cursor: no slot this sink has not seen can be overwritten
+        disruptor.getRingBuffer().addGatingSequences(p.getSequence());
+        SinkStage stage = new SinkStage(h, p);
+        if (started) {
+            h.startAfter(p.getSequence().get());
+            stage.start(threadFactory);
+        }
+        sinkStages.add(stage);
+        return h;
+    }
+
+    /** One sink's handler, its processor and the thread that runs it. */
+    private static final class SinkStage {
+        final SinkHandler handler;
+        final com.lmax.disruptor.BatchEventProcessor<LogEvent> processor;
+        Thread thread;
+
+        SinkStage(SinkHandler handler, com.lmax.disruptor.BatchEventProcessor<LogEvent> processor) {
+            this.handler = handler;
+            this.processor = processor;
+        }
+
+        void start(ThreadFactory tf) {
+            thread = tf.newThread(processor);
+            thread.start();
+        }
+    }
+
+    /**
+     * Applies {@code r} between two messages: publishes one control carrier (waiting for a free slot up to the
+     * deadline), waits until every sink handled it (the removed sinks flushed and closed there, the replaced ones
+     * restarted), then stops the removed sinks' handlers and takes them off the ring. Returns false when the carrier
+     * found no slot or was not handled within {@code timeout} (a sink retrying a failure holds the ring): the
+     * carrier, once published, is applied whenever it is reached, and removed sinks stay until then. Called by the
+     * thread that reconfigures, never concurrently with itself or {@link #drainAndStop}.
+     */
+    public boolean reconfigure(Reconfiguration r, long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        RingBuffer<LogEvent> ring = disruptor.getRingBuffer();
+        long seq;
+        while (true) {
+            try {
+                seq = ring.tryNext();
+                break;
+            } catch (com.lmax.disruptor.InsufficientCapacityException full) {
+                if (System.nanoTime() - deadline >= 0) {
+                    return false;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+        LogEvent carrier = ring.get(seq);
+        carrier.clear();
+        carrier.setControl(r);
+        ring.publish(seq);
+        for (SinkStage s : sinkStages) {
+            while (s.processor.getSequence().get() < seq) {
+                if (System.nanoTime() - deadline >= 0) {
+                    return false;
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+        for (SinkStage s : sinkStages) {
+            if (r.removedSinks().contains(s.handler.name())) {
+                s.processor.halt();
+                if (s.thread != null) {
+                    s.thread.join(TimeUnit.SECONDS.toMillis(10));
+                    threads.remove(s.thread);
+                }
+                ring.removeGatingSequence(s.processor.getSequence());
+                sinkStages.remove(s);
+            }
+        }
+        return true;
+    }
+
+    /** Asks every sink to close and reopen its files after its current batch (SIGUSR1). Any thread. */
+    public int requestReopen() {
+        for (SinkStage s : sinkStages) {
+            s.handler.requestReopen();
+        }
+        return sinkStages.size();
+    }
+
     public void start() {
         disruptor.start();
+        for (SinkStage s : sinkStages) {
+            s.start(threadFactory);
+        }
+        started = true;
         if (tickMillis > 0) {
             Thread t = new Thread(this::tickLoop, "serial-ticker");
             t.setDaemon(true);
@@ -188,18 +297,22 @@ public final class Pipeline {
      * acknowledges upstream (Kafka offsets) acknowledges only events up to this. Any thread.
      */
     public long completedSequence() {
-        if (sinkHandlers.isEmpty()) {
-            return disruptor.getRingBuffer().getMinimumGatingSequence();
-        }
         long min = Long.MAX_VALUE;
-        for (SinkHandler h : sinkHandlers) {
-            min = Math.min(min, h.durableSequence());
+        for (SinkStage s : sinkStages) {
+            min = Math.min(min, s.handler.durableSequence());
+        }
+        if (min == Long.MAX_VALUE) {
+            return disruptor.getRingBuffer().getMinimumGatingSequence();
         }
         return min;
     }
 
     public List<SinkHandler> sinkHandlers() {
-        return List.copyOf(sinkHandlers);
+        List<SinkHandler> l = new ArrayList<>();
+        for (SinkStage s : sinkStages) {
+            l.add(s.handler);
+        }
+        return l;
     }
 
     /**
@@ -225,9 +338,12 @@ public final class Pipeline {
         // it would halt with the backlog unprocessed: wait on the last stage's sequences instead.
         boolean drained = carried && awaitConsumed(disruptor.getRingBuffer().getCursor(), drainDeadline);
         if (!drained) {
-            sinkHandlers.forEach(SinkHandler::abort);
+            sinkHandlers().forEach(SinkHandler::abort);
         }
         disruptor.halt();
+        for (SinkStage s : sinkStages) {
+            s.processor.halt();
+        }
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         for (Thread t : threads) {
             long left = deadline - System.nanoTime();
@@ -235,7 +351,7 @@ public final class Pipeline {
                 t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
             }
             if (t.isAlive()) {
-                sinkHandlers.forEach(SinkHandler::abort);
+                sinkHandlers().forEach(SinkHandler::abort);
                 t.join(1000);
                 drained &= !t.isAlive();
             }
@@ -264,8 +380,17 @@ public final class Pipeline {
     }
 
     private boolean awaitConsumed(long published, long deadline) throws InterruptedException {
-        for (EventHandler<LogEvent> h : lastStage) {
-            while (disruptor.getSequenceValueFor(h) < published) {
+        List<java.util.function.LongSupplier> last = new ArrayList<>();
+        for (SinkStage s : sinkStages) {
+            last.add(s.processor.getSequence()::get);
+        }
+        if (last.isEmpty()) {
+            for (EventHandler<LogEvent> h : beforeSinksHandlers) {
+                last.add(() -> disruptor.getSequenceValueFor(h));
+            }
+        }
+        for (java.util.function.LongSupplier seq : last) {
+            while (seq.getAsLong() < published) {
                 if (System.nanoTime() - deadline >= 0) {
                     return false;
                 }

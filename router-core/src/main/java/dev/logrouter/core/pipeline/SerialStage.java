@@ -21,6 +21,13 @@ public interface SerialStage {
     /** Handles one event (a message, or a carrier). Must not throw on bad input. */
     void onEvent(LogEvent event);
 
+    /**
+     * A reload reached this stage (its control carrier, between two messages): the messages it generates from now on
+     * are routed by {@code routing} (the new routes). The default ignores it.
+     */
+    default void reroute(dev.logrouter.core.parse.EventParser routing) {
+    }
+
     /** Called once when the stage stops, after the last event. */
     default void onShutdown() {
     }

@@ -31,6 +31,9 @@ final class SerialStageHandler implements EventHandler<LogEvent> {
     public void onEvent(LogEvent event, long sequence, boolean endOfBatch) {
         if (event.hasFlag(LogEvent.FLAG_CARRIER)) {
             carriers.inc();
+            if (event.control() instanceof Reconfiguration r && r.serialRouting() != null) {
+                stage.reroute(r.serialRouting());
+            }
         }
         stage.onEvent(event);
         // the field limits the events it generated hit (the event itself was counted by its parse worker)

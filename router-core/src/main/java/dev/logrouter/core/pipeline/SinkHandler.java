@@ -33,9 +33,12 @@ import java.util.concurrent.locks.LockSupport;
  * keep their pace. The durable sequence passes only events written or dead-lettered: a dead letter the file could
  * not take (counted {@code deadLetterFailures}) freezes it, as a forced stop does.
  *
+ * <p>A reload's control carrier ({@link Reconfiguration}) reaches this handler between two messages: a removed sink
+ * flushes and closes there, a changed one flushes, closes and starts its new instance there.
+ *
  * <p>Threads: runs on its own thread, {@code sink-<name>}; {@link #abort()} may be called from any
  * thread to give up retrying during a forced stop, and the JMX {@code flush} operation from a JMX thread asks
- * this thread to flush at its next batch end or idle tick.
+ * this thread to flush at its next batch end or idle tick ({@link #requestReopen} likewise).
  */
 public final class SinkHandler implements EventHandler<LogEvent> {
 
@@ -54,12 +57,18 @@ public final class SinkHandler implements EventHandler<LogEvent> {
 
     private final String name;
     private final long bit;
-    private final Sink sink;
-    private final FlushPolicy policy;
+    /** The sink and its options: replaced by a reload that changed them, on this thread ({@link #reconfigure}). */
+    private Sink sink;
+    private FlushPolicy policy;
     private final Clock clock;
     /** -1: retry forever; N >= 0: give an item up after N retries. */
-    private final int maxRetries;
-    private final DeadLetterFile deadLetters;
+    private int maxRetries;
+    private DeadLetterFile deadLetters;
+    /** A reload removed this sink: it flushed and closed at the reload's carrier; its handler is being stopped. */
+    private boolean retired;
+    /** Operator reopens asked for (JMX {@code reopen}, SIGUSR1; any thread) and how many this thread has served. */
+    private final AtomicLong reopenRequests = new AtomicLong();
+    private volatile long reopensServed;
     /** False once the sink said it cannot hand its batch over: its flushes are then retried forever. */
     private boolean canHandOver = true;
     /** Last seen {@link DeadLetterFile#lostItems()}. */
@@ -211,9 +220,98 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         return durable;
     }
 
+    /**
+     * For a handler that joins a running ring (a sink a reload added): every event up to {@code sequence} was
+     * published before it joined and is none of its business, so its durable sequence starts there (the completed
+     * sequence of the pipeline must not step back). Called before its thread starts.
+     */
+    void startAfter(long sequence) {
+        settled = sequence;
+        current = sequence;
+        durable = sequence;
+    }
+
+    /** True once a reload removed this sink and it closed (at the reload's carrier). Any thread. */
+    boolean retired() {
+        return state == STOPPED && retired;
+    }
+
+    /**
+     * Asks this sink to close and reopen its files after its current batch (SIGUSR1, JMX {@code reopen}: logrotate's
+     * postrotate); served at the next batch end or idle tick. Any thread; returns at once.
+     */
+    public void requestReopen() {
+        reopenRequests.incrementAndGet();
+    }
+
+    /** On this thread: flushes the batch, then lets the sink reopen what it holds open. */
+    private void serveReopenRequests() {
+        long requested = reopenRequests.get();
+        if (requested != reopensServed) {
+            if (pendingEvents > 0) {
+                flush();
+            }
+            attempt(Op.REOPEN, null, maxRetries >= 0);
+            reopensServed = requested;
+        }
+    }
+
+    /** A reload's carrier: this sink goes on, stops, or restarts with new options. */
+    private void reconfigure(Reconfiguration r) {
+        SinkBinding next = r.replacedSinks().get(name);
+        boolean removed = r.removedSinks().contains(name);
+        if (next == null && !removed) {
+            return;
+        }
+        if (pendingEvents > 0) {
+            flush();
+        }
+        settleHandled();
+        durable = settled;
+        if (attempt(Op.CLOSE, null, maxRetries >= 0) == GAVE_UP) {
+            LOG.log(Level.ERROR, "sink " + name + ": close given up after max-retries: " + lastError);
+        }
+        if (next != null && next.deadLetters() != deadLetters || removed) {
+            closeDeadLetters();
+        }
+        if (removed) {
+            retired = true;
+            flushesServed = flushRequests.get();
+            state = STOPPED;
+            LOG.log(Level.INFO, "sink " + name + ": removed by the reload (flushed and closed)");
+            return;
+        }
+        sink = next.sink();
+        policy = next.policy();
+        maxRetries = next.maxRetries();
+        deadLetters = next.deadLetters() != null ? next.deadLetters() : deadLetters;
+        canHandOver = true;
+        givingUp = false;
+        state = RUNNING;
+        attempt(Op.START, null, false);
+        LOG.log(Level.INFO, "sink " + name + ": restarted with its new options by the reload");
+    }
+
+    private void closeDeadLetters() {
+        try {
+            deadLetters.close();
+        } catch (java.io.IOException e) {
+            LOG.log(Level.WARNING, "sink " + name + ": closing the dead-letter file: " + e);
+        }
+    }
+
     @Override
     public void onEvent(LogEvent event, long sequence, boolean endOfBatch) {
+        if (retired) {
+            return; // removed by a reload: the handler is being halted; nothing after the carrier selects it
+        }
         current = sequence;
+        if (event.hasFlag(LogEvent.FLAG_CARRIER) && event.control() instanceof Reconfiguration r) {
+            reconfigure(r);
+            if (retired) {
+                return;
+            }
+        }
         for (int i = 0, n = event.attachedCount(); i < n; i++) {
             LogEvent g = event.attachedAt(i); // generated by the serial stage: delivered before the event
             if ((g.sinkMask() & bit) != 0 && !g.hasFlag(LogEvent.FLAG_DISCARD)) {
@@ -229,6 +327,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         }
         if (endOfBatch) {
             serveFlushRequests();
+            serveReopenRequests();
         }
         settleHandled();
         if (endOfBatch) {
@@ -260,11 +359,15 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     /** The ring has been idle for a while: flush a due batch and let the sink do its housekeeping. */
     @Override
     public void onTimeout(long sequence) {
+        if (retired) {
+            return;
+        }
         if (pendingEvents > 0 && policy.shouldFlush(pendingEvents, pendingBytes, firstNanos, clock.nanoTime(),
                 false)) {
             flush();
         }
         serveFlushRequests();
+        serveReopenRequests();
         settleHandled();
         durable = settled;
         attempt(Op.TICK, null, maxRetries >= 0); // given up: nothing to hand over, the next tick tries again
@@ -272,6 +375,9 @@ public final class SinkHandler implements EventHandler<LogEvent> {
 
     @Override
     public void onShutdown() {
+        if (retired) {
+            return; // closed at the reload's carrier
+        }
         try {
             if (pendingEvents > 0) {
                 flush();
@@ -281,11 +387,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
             if (attempt(Op.CLOSE, null, maxRetries >= 0) == GAVE_UP) {
                 LOG.log(Level.ERROR, "sink " + name + ": close given up after max-retries: " + lastError);
             }
-            try {
-                deadLetters.close();
-            } catch (java.io.IOException e) {
-                LOG.log(Level.WARNING, "sink " + name + ": closing the dead-letter file: " + e);
-            }
+            closeDeadLetters();
         } finally {
             flushesServed = flushRequests.get(); // a waiting operator learns the sink stopped (its batch flushed above)
             if (pendingEvents > 0) {
@@ -374,7 +476,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         }
     }
 
-    private enum Op { START, APPEND, FLUSH, TICK, CLOSE }
+    private enum Op { START, APPEND, FLUSH, TICK, REOPEN, CLOSE }
 
     /**
      * Runs {@code op}, retrying with backoff until it succeeds; {@link #ABORTED} when a forced stop gave up;
@@ -391,6 +493,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                     case APPEND -> n = sink.append(event);
                     case FLUSH -> sink.flush();
                     case TICK -> sink.tick();
+                    case REOPEN -> sink.reopenFiles();
                     case CLOSE -> sink.close();
                     default -> throw new IllegalStateException();
                 }

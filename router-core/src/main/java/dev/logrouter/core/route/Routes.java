@@ -65,15 +65,32 @@ public final class Routes {
      */
     public Routes(RouterConfig cfg, ZoneId zone, MetricRegistry metrics,
                   Function<Class<? extends ParserConfig>, String> typeName, Map<Class<?>, Object> services) {
+        this(cfg, zone, metrics, typeName, services, configOrder(cfg.sources().stream().map(SourceConfig::name).toList()),
+                configOrder(cfg.sinks().stream().map(s -> s.name()).toList()));
+    }
+
+    /**
+     * @param sourceIds each source's number (its bit in a route's source set; {@link
+     *                  dev.logrouter.core.event.LogEvent#sourceId()}), by name
+     * @param sinkIds   each sink's number (its bit in the sink mask), by name: config order at start, kept across
+     *                  reloads for the sinks that stay
+     */
+    public Routes(RouterConfig cfg, ZoneId zone, MetricRegistry metrics,
+                  Function<Class<? extends ParserConfig>, String> typeName, Map<Class<?>, Object> services,
+                  Map<String, Integer> sourceIds, Map<String, Integer> sinkIds) {
         this.services = services;
-        int nSinks = cfg.sinks().size();
-        allSinks = nSinks == 64 ? -1L : (1L << nSinks) - 1;
-        routeAll = cfg.routes().isEmpty();
-        List<String> sinkNames = cfg.sinks().stream().map(s -> s.name()).toList();
-        List<String> sourceNames = cfg.sources().stream().map(SourceConfig::name).toList();
-        if (sourceNames.size() > 64) {
+        if (cfg.sources().size() > 64) {
             throw new IllegalArgumentException("sources: at most 64 sources are supported");
         }
+        long all = 0;
+        for (int id : sinkIds.values()) {
+            if (id < 0 || id > 63) {
+                throw new IllegalArgumentException("sinks: at most 64 sinks are supported");
+            }
+            all |= 1L << id;
+        }
+        allSinks = all;
+        routeAll = cfg.routes().isEmpty();
         unrouted = metrics.group("Routes", "main").counter("unrouted",
                 "Messages delivered to no sink: no route with sinks took them, or a final route without sinks dropped them.");
         stepErrors = metrics.group("Routes", "main").counter("stepErrors",
@@ -102,7 +119,7 @@ public final class Routes {
                 sources = -1L;
             }
             for (String s : r.from()) {
-                sources |= 1L << sourceNames.indexOf(s);
+                sources |= 1L << sourceIds.get(s);
             }
             FilterExpression filter = null;
             if (r.filter() != null) {
@@ -122,7 +139,7 @@ public final class Routes {
             }
             long sinks = 0;
             for (String s : r.to()) {
-                sinks |= 1L << sinkNames.indexOf(s);
+                sinks |= 1L << sinkIds.get(s);
             }
             MetricGroup g = metrics.group("Route", r.name());
             Counter matched = g.counter("matched", "Messages this route took (source and filter matched).");
@@ -131,6 +148,14 @@ public final class Routes {
         }
         routes = normal.toArray(new Route[0]);
         fallbacks = fallback.toArray(new Route[0]);
+    }
+
+    private static Map<String, Integer> configOrder(List<String> names) {
+        Map<String, Integer> ids = new HashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            ids.put(names.get(i), i);
+        }
+        return ids;
     }
 
     private int compileChain(String chain, List<ParserConfig> steps, ZoneId zone, MetricRegistry metrics,

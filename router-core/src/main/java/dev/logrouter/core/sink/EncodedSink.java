@@ -57,6 +57,11 @@ public final class EncodedSink implements Sink {
     }
 
     @Override
+    public void reopenFiles() throws Exception {
+        delivery.reopenFiles();
+    }
+
+    @Override
     public void abort() {
         aborted = true;
         delivery.abort();

@@ -47,6 +47,14 @@ public interface Sink {
         throw new UnsupportedOperationException("this sink cannot hand its pending batch over");
     }
 
+    /**
+     * Closes and reopens what the sink holds open by name (files), after the handler flushed the batch: an operator's
+     * reopen (SIGUSR1, JMX {@code reopen}; logrotate's {@code postrotate}) after the files were renamed. Called on the
+     * sink thread; the default does nothing (sinks without files).
+     */
+    default void reopenFiles() throws Exception {
+    }
+
     /** Called once on the sink thread before the first event. */
     default void start() throws Exception {
     }

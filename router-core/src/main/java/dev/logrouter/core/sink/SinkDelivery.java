@@ -48,6 +48,13 @@ public interface SinkDelivery {
     default void tick() throws Exception {
     }
 
+    /**
+     * Closes what the delivery holds open by name (files); they are opened again by the next record (the operator's
+     * reopen after logrotate renamed them). Called with nothing pending. The default does nothing.
+     */
+    default void reopenFiles() throws Exception {
+    }
+
     /** A forced stop: a flush waiting for the destination should return or throw soon. Any thread. */
     default void abort() {
     }

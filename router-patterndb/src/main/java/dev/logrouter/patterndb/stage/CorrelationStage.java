@@ -24,7 +24,8 @@ import dev.logrouter.patterndb.correlate.Correlator;
  */
 public final class CorrelationStage implements SerialStage {
 
-    private final RouteEvaluator routes;
+    /** Replaced by a reload, on this stage's thread. */
+    private dev.logrouter.core.parse.EventParser routes;
     private final Correlator correlator;
     private final boolean expireOnStop;
     private final Counter generated;
@@ -39,6 +40,11 @@ public final class CorrelationStage implements SerialStage {
         this.expireOnStop = cfg.expireOnStop();
         this.generated = metrics.counter("delivered",
                 "Generated messages handed to the routes (their sinks count what they write).");
+    }
+
+    @Override
+    public void reroute(dev.logrouter.core.parse.EventParser routing) {
+        routes = routing;
     }
 
     @Override

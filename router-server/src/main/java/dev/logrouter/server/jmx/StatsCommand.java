@@ -48,6 +48,19 @@ public final class StatsCommand {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run("stats", null, args, out, err);
+    }
+
+    /**
+     * {@code logrouter reload} / {@code logrouter reopen}: finds the router as {@code stats} does and invokes the
+     * operation {@code operation} of its {@code type=Router,name=main} MBean; prints its answer. Exit status: 0 done,
+     * 1 refused (a reload the router refused) or router unreachable, 2 bad arguments.
+     */
+    public static int control(String operation, String[] args, PrintStream out, PrintStream err) {
+        return run(operation, operation, args, out, err);
+    }
+
+    private static int run(String command, String operation, String[] args, PrintStream out, PrintStream err) {
         String jmx = null;
         String pid = null;
         String user = null;
@@ -59,7 +72,12 @@ public final class StatsCommand {
                 switch (args[i]) {
                     case "--jmx" -> jmx = value(args, ++i);
                     case "--pid" -> pid = value(args, ++i);
-                    case "--format" -> format = StatsFormat.parse(value(args, ++i));
+                    case "--format" -> {
+                        if (operation != null) {
+                            throw new IllegalArgumentException("--format applies to stats only");
+                        }
+                        format = StatsFormat.parse(value(args, ++i));
+                    }
                     case "--user" -> user = value(args, ++i);
                     case "--password-file" -> passwordFile = value(args, ++i);
                     case "--tls" -> tls = true;
@@ -73,9 +91,10 @@ public final class StatsCommand {
                 throw new IllegalArgumentException("--user and --tls apply to --jmx only");
             }
         } catch (IllegalArgumentException e) {
-            err.println("logrouter stats: " + e.getMessage());
-            err.println("usage: logrouter.jar stats [--jmx HOST:PORT | --pid PID] [--format table|json|prometheus] "
-                    + "[--user USER [--password-file FILE]] [--tls]");
+            err.println("logrouter " + command + ": " + e.getMessage());
+            err.println("usage: logrouter.jar " + command + " [--jmx HOST:PORT | --pid PID]"
+                    + (operation == null ? " [--format table|json|prometheus]" : "")
+                    + " [--user USER [--password-file FILE]] [--tls]");
             return 2;
         }
         String target = jmx != null ? jmx : pid != null ? "pid " + pid : "the local router";
@@ -87,14 +106,22 @@ public final class StatsCommand {
                         ? Files.readAllLines(Path.of(passwordFile), StandardCharsets.UTF_8).stream().findFirst().orElse("")
                         : System.getenv("LOGROUTER_JMX_PASSWORD");
                 if (password == null) {
-                    err.println("logrouter stats: --user needs --password-file FILE or LOGROUTER_JMX_PASSWORD");
+                    err.println("logrouter " + command + ": --user needs --password-file FILE or LOGROUTER_JMX_PASSWORD");
                     return 2;
                 }
             }
             JMXServiceURL url = jmx != null ? remoteUrl(jmx) : localUrl(pid);
+            if (operation != null) {
+                String answer = call(url, user, password, tls, c -> String.valueOf(c.invoke(
+                        dev.logrouter.core.metrics.MetricRegistry.objectName("Router", "main"), operation,
+                        new Object[0], new String[0])));
+                out.println(answer);
+                out.flush();
+                return answer.startsWith("refused") ? 1 : 0;
+            }
             stats = read(url, user, password, tls);
         } catch (IOException | JMException | RuntimeException e) {
-            err.println("logrouter stats: cannot read " + target + ": " + message(e));
+            err.println("logrouter " + command + ": cannot reach " + target + ": " + message(e));
             return 1;
         }
         if (stats.beans().isEmpty()) {
@@ -137,6 +164,17 @@ public final class StatsCommand {
 
     /** Connects, reads every logrouter MBean and disconnects, all within {@link #CONNECT_TIMEOUT_SECONDS}. */
     static Stats read(JMXServiceURL url, String user, String password, boolean tls) throws IOException, JMException {
+        return call(url, user, password, tls, Stats::read);
+    }
+
+    /** What is done over one JMX connection. */
+    interface JmxCall<T> {
+        T on(javax.management.MBeanServerConnection c) throws IOException, JMException;
+    }
+
+    /** Connects, runs {@code what} and disconnects, all within {@link #CONNECT_TIMEOUT_SECONDS}. */
+    static <T> T call(JMXServiceURL url, String user, String password, boolean tls, JmxCall<T> what)
+            throws IOException, JMException {
         Map<String, Object> env = new HashMap<>();
         // the JDK's RMI registry context, whatever a jndi.properties on the class path names (Jetty ships one)
         env.put(javax.naming.Context.INITIAL_CONTEXT_FACTORY, REGISTRY_CONTEXT_FACTORY);
@@ -152,9 +190,9 @@ public final class StatsCommand {
             return t;
         });
         try {
-            Future<Stats> f = connecting.submit(() -> {
+            Future<T> f = connecting.submit(() -> {
                 try (JMXConnector connector = JMXConnectorFactory.connect(url, env)) {
-                    return Stats.read(connector.getMBeanServerConnection());
+                    return what.on(connector.getMBeanServerConnection());
                 }
             });
             try {

@@ -69,6 +69,7 @@ final class FileDelivery implements SinkDelivery {
 
     private final Counter opened;
     private final Counter closedIdle;
+    private final Counter reopened;
     private final Counter evicted;
     private final Counter fsyncs;
     private final Counter rejectedPaths;
@@ -89,6 +90,8 @@ final class FileDelivery implements SinkDelivery {
         this.lastSweepNanos = this.lastSyncNanos;
         this.opened = metrics.counter("filesOpened", "Files opened (or reopened after an idle close).");
         this.closedIdle = metrics.counter("filesClosedIdle", "Files closed after idle-close without writes.");
+        this.reopened = metrics.counter("filesReopened", "Files closed by an operator's reopen (SIGUSR1, JMX reopen, "
+                + "logrouter reopen) to be opened again under their path by the next line.");
         this.evicted = metrics.counter("filesEvicted", "Files closed because max-open-files was reached.");
         this.fsyncs = metrics.counter("fsyncs", "fsync calls.");
         this.rejectedPaths = metrics.counter("rejectedPaths",
@@ -263,6 +266,17 @@ final class FileDelivery implements SinkDelivery {
             closeFile(f);
             closedIdle.inc();
         });
+    }
+
+    /**
+     * The operator's reopen (SIGUSR1 after logrotate renamed the files): syncs (per policy) and closes every file;
+     * the next line for a path creates or opens the file under that path again. Called with nothing pending.
+     */
+    @Override
+    public void reopenFiles() throws IOException {
+        int n = files.size();
+        close();
+        reopened.add(n);
     }
 
     /**

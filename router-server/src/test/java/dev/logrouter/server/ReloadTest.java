@@ -1,0 +1,240 @@
+package dev.logrouter.server;
+
+import dev.logrouter.core.config.RouterConfig;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.option.ConfigException;
+import dev.logrouter.netty.HostPort;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Reload under a live stream, with a real router on loopback: ten TCP connections write without pause while the
+ * configuration is reloaded three times (a sink added, a route's filter changed, a sink removed). Every message is
+ * in the sink that takes everything exactly once and in order; the added sink has, per connection, exactly the
+ * messages from one point on; the changed filter switched at one point per connection; the removed sink stopped at
+ * one point; the connections were never dropped. An invalid file and a change that needs a restart are refused
+ * and the running configuration goes on.
+ */
+class ReloadTest {
+
+    private static final int CONNECTIONS = 10;
+    /** Messages the sink "all" must write between two reloads (so that each reload lands mid-stream). */
+    private static final long BETWEEN_RELOADS = 40_000;
+
+    @TempDir
+    Path dir;
+
+    private String config(boolean withB, String bFilter, boolean withC) {
+        StringBuilder y = new StringBuilder("""
+                sources:
+                  - {name: net, type: tcp, bind: "127.0.0.1:0", max-connections: 100}
+                pipeline: {ring-size: 4096, parse-workers: 2}
+                routes:
+                  - {name: r-all, to: [all]}
+                """);
+        if (withB) {
+            y.append("  - {name: r-b, filter: '").append(bFilter).append("', to: [b]}\n");
+        }
+        if (withC) {
+            y.append("  - {name: r-c, to: [c]}\n");
+        }
+        y.append("sinks:\n");
+        y.append(sink("all"));
+        if (withB) {
+            y.append(sink("b"));
+        }
+        if (withC) {
+            y.append(sink("c"));
+        }
+        return y.toString();
+    }
+
+    private String sink(String name) {
+        return "  - {name: " + name + ", type: file, path: \"" + dir.resolve(name + ".log")
+                + "\", template: \"${MSG}\\n\"}\n";
+    }
+
+    private static RouterConfig load(String yaml) throws ConfigException {
+        return ComponentTypes.loader().load(yaml, "test.yaml");
+    }
+
+    @Test
+    void threeReloadsUnderALiveStreamLoseAndRepeatNothing() throws Exception {
+        Router router = TestClient.startRouter(config(true, "message(\"even\")", false));
+        String address = router.boundAddress("net");
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLongArray sent = new AtomicLongArray(CONNECTIONS);
+        List<Throwable> errors = new ArrayList<>();
+        List<Thread> senders = new ArrayList<>();
+        for (int c = 0; c < CONNECTIONS; c++) {
+            int conn = c;
+            Thread t = new Thread(() -> {
+                try (Socket s = new Socket()) {
+                    s.connect(HostPort.parse(address));
+                    OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
+                    long n = 0;
+                    while (!stop.get()) {
+                        for (int k = 0; k < 100; k++, n++) {
+                            out.write(("<13>Mar  1 10:00:00 host app: c=" + conn + " n=" + n + " "
+                                    + (n % 2 == 0 ? "even" : "odd") + " padpadpadpadpadpadpad\n")
+                                    .getBytes(StandardCharsets.US_ASCII));
+                        }
+                        out.flush();
+                        sent.set(conn, n);
+                    }
+                } catch (Exception e) {
+                    synchronized (errors) {
+                        errors.add(e);
+                    }
+                }
+            }, "sender-" + c);
+            t.start();
+            senders.add(t);
+        }
+        MetricGroup all = router.metrics().require("Sink", "all");
+        try {
+            String[] reloads = {
+                    config(true, "message(\"even\")", true),   // add sink c
+                    config(true, "message(\"odd\")", true),    // change r-b's filter
+                    config(false, null, true)};                // remove sink b (and its route)
+            for (String next : reloads) {
+                awaitProgress(all, sent);
+                String answer = router.reload(load(next));
+                assertThat(answer).startsWith("reloaded");
+            }
+            awaitProgress(all, sent);
+        } finally {
+            stop.set(true);
+            for (Thread t : senders) {
+                t.join();
+            }
+        }
+        assertThat(errors).isEmpty();
+        long total = 0;
+        for (int c = 0; c < CONNECTIONS; c++) {
+            total += sent.get(c);
+        }
+        long expected = total;
+        assertThat(TestClient.await(() -> all.value("written") == expected, 60_000))
+                .as("written %d of %d", all.value("written"), expected).isTrue();
+        // the connections were accepted once each and never dropped
+        assertThat(router.metrics().require("Source", "net").value("acceptedConnections")).isEqualTo(CONNECTIONS);
+        assertThat(router.metrics().require("Router", "main").value("reloads")).isEqualTo(3);
+        assertThat(router.stop()).isTrue();
+
+        List<List<Long>> inAll = byConnection(dir.resolve("all.log"));
+        List<List<Long>> inB = byConnection(dir.resolve("b.log"));
+        List<List<Long>> inC = byConnection(dir.resolve("c.log"));
+        for (int c = 0; c < CONNECTIONS; c++) {
+            long n = sent.get(c);
+            // all: every message once, in order
+            assertThat(inAll.get(c)).as("all, connection %d", c).hasSize((int) n);
+            for (int i = 0; i < n; i++) {
+                assertThat(inAll.get(c).get(i)).isEqualTo(i);
+            }
+            // c: exactly the messages from one point on
+            List<Long> cs = inC.get(c);
+            assertThat(cs).as("c, connection %d", c).isNotEmpty();
+            long from = cs.get(0);
+            assertThat(from).isPositive();
+            for (int i = 0; i < cs.size(); i++) {
+                assertThat(cs.get(i)).as("c, connection %d, #%d", c, i).isEqualTo(from + i);
+            }
+            assertThat(from + cs.size()).isEqualTo(n);
+            // b: the even ones up to one point, then the odd ones up to another, then nothing
+            List<Long> bs = inB.get(c);
+            int firstOdd = 0;
+            while (firstOdd < bs.size() && bs.get(firstOdd) % 2 == 0) {
+                firstOdd++;
+            }
+            assertThat(firstOdd).as("b evens, connection %d", c).isPositive();
+            for (int i = 0; i < firstOdd; i++) {
+                assertThat(bs.get(i)).as("b, connection %d, #%d", c, i).isEqualTo(2L * i);
+            }
+            assertThat(firstOdd).as("b odds, connection %d", c).isLessThan(bs.size());
+            long lastEven = bs.get(firstOdd - 1);
+            long odd0 = bs.get(firstOdd);
+            assertThat(odd0 - lastEven).as("the filter switched at one message, connection %d", c).isIn(1L, 3L);
+            for (int i = firstOdd; i < bs.size(); i++) {
+                assertThat(bs.get(i)).as("b, connection %d, #%d", c, i).isEqualTo(odd0 + 2L * (i - firstOdd));
+            }
+            assertThat(bs.get(bs.size() - 1)).as("b removed before the end, connection %d", c).isLessThan(n - 2);
+        }
+    }
+
+    /** Waits until the sink "all" wrote {@link #BETWEEN_RELOADS} more and every connection sent more since. */
+    private static void awaitProgress(MetricGroup all, AtomicLongArray sent) {
+        long target = all.value("written") + BETWEEN_RELOADS;
+        long[] before = new long[CONNECTIONS];
+        for (int c = 0; c < CONNECTIONS; c++) {
+            before[c] = sent.get(c);
+        }
+        assertThat(TestClient.await(() -> {
+            if (all.value("written") < target) {
+                return false;
+            }
+            for (int c = 0; c < CONNECTIONS; c++) {
+                if (sent.get(c) < before[c] + 1000) {
+                    return false;
+                }
+            }
+            return true;
+        }, 60_000)).as("the stream goes on").isTrue();
+    }
+
+    /** The message numbers of each connection in a sink's file, in file order. */
+    private static List<List<Long>> byConnection(Path file) {
+        List<List<Long>> out = new ArrayList<>();
+        for (int c = 0; c < CONNECTIONS; c++) {
+            out.add(new ArrayList<>());
+        }
+        for (String line : TestClient.textLines(file)) {
+            String[] w = line.split(" ");
+            int c = Integer.parseInt(w[0].substring(2));
+            out.get(c).add(Long.parseLong(w[1].substring(2)));
+        }
+        return out;
+    }
+
+    @Test
+    void invalidFileAndRestartOnlyChangesAreRefused() throws Exception {
+        Path file = dir.resolve("router.yaml");
+        Files.writeString(file, config(true, "message(\"even\")", false));
+        Router router = TestClient.startRouter(Files.readString(file));
+        try {
+            router.configSource(() -> Main.load(file.toString()));
+            String address = router.boundAddress("net");
+            Files.writeString(file, config(true, "message(\"even\")", false).replace("routes:", "routes: [oops"));
+            String answer = router.reload();
+            assertThat(answer).startsWith("refused: invalid configuration").containsPattern("router.yaml:[0-9]+:[0-9]+");
+            Files.writeString(file, config(true, "message(\"even\")", false).replace("ring-size: 4096",
+                    "ring-size: 8192"));
+            assertThat(router.reload()).startsWith("refused: pipeline (ringSize)").contains("needs a restart");
+            Files.writeString(file, config(true, "level(nonsense)", false));
+            assertThat(router.reload()).startsWith("refused").contains("routes.r-b.filter");
+            MetricGroup main = router.metrics().require("Router", "main");
+            assertThat(main.value("reloadsRefused")).isEqualTo(3);
+            assertThat(main.value("reloads")).isZero();
+            // the running configuration still serves: both routes
+            TestClient.sendTcp(address, "<13>Mar  1 10:00:00 host app: c=0 n=0 even\n");
+            assertThat(TestClient.await(() -> TestClient.textLines(dir.resolve("b.log")).size() == 1, 30_000)).isTrue();
+            assertThat(TestClient.textLines(dir.resolve("all.log"))).hasSize(1);
+            assertThat(router.boundAddress("net")).isEqualTo(address);
+        } finally {
+            router.stop();
+        }
+    }
+}
