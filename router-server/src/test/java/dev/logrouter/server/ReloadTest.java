@@ -32,7 +32,7 @@ class ReloadTest {
 
     private static final int CONNECTIONS = 10;
     /** Messages the sink "all" must write between two reloads (so that each reload lands mid-stream). */
-    private static final long BETWEEN_RELOADS = 40_000;
+    private static final long BETWEEN_RELOADS = 20_000;
 
     @TempDir
     Path dir;
