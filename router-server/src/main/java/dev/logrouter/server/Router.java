@@ -26,6 +26,8 @@ import dev.logrouter.core.util.SharedResources;
 import dev.logrouter.patterndb.stage.CorrelationStage;
 import dev.logrouter.patterndb.stage.PatternDbConfig;
 import dev.logrouter.patterndb.stage.PatternDbService;
+import dev.logrouter.server.http.HttpConfig;
+import dev.logrouter.server.http.MonitoringHttp;
 import dev.logrouter.server.jmx.MonitoringConfig;
 import dev.logrouter.server.jmx.RemoteJmx;
 
@@ -68,6 +70,7 @@ public final class Router {
     private volatile String phase = "STARTING";
     private volatile long startMillis;
     private RemoteJmx remoteJmx;
+    private MonitoringHttp http;
 
     public Router(RouterConfig cfg) {
         this.cfg = cfg;
@@ -148,7 +151,8 @@ public final class Router {
         return p;
     }
 
-    private String degradedBy() {
+    /** The sinks retrying or giving up now and their last error, empty when none. Any thread. */
+    public String degradedBy() {
         StringBuilder b = new StringBuilder();
         for (SinkHandler h : pipeline.sinkHandlers()) {
             if (h.degraded()) {
@@ -173,7 +177,8 @@ public final class Router {
     }
 
     /**
-     * Registers the MBeans (state STARTING) and opens remote JMX when configured, then starts sinks and
+     * Registers the MBeans (state STARTING) and opens remote JMX and the monitoring HTTP listener when configured,
+     * then starts sinks and
      * stages, then sources (state RUNNING).
      */
     public synchronized void start() throws Exception {
@@ -185,6 +190,16 @@ public final class Router {
                 metrics.unregisterJmx();
                 throw new java.io.IOException("remote JMX on " + MonitoringConfig.of(cfg).jmx().bind() + ":"
                         + MonitoringConfig.of(cfg).jmx().port() + ": " + e.getMessage(), e);
+            }
+        }
+        HttpConfig httpCfg = MonitoringConfig.of(cfg).http();
+        if (httpCfg != null) {
+            try {
+                http = MonitoringHttp.start(httpCfg, metrics, this::state, this::degradedBy);
+            } catch (Exception e) {
+                closeJmx();
+                throw new java.io.IOException("monitoring HTTP on " + httpCfg.bind() + ":" + httpCfg.port() + ": "
+                        + e.getMessage(), e);
             }
         }
         try {
@@ -209,6 +224,11 @@ public final class Router {
     /** The remote JMX URL, or null when remote JMX is off. */
     public synchronized String remoteJmxUrl() {
         return remoteJmx == null ? null : remoteJmx.url().toString();
+    }
+
+    /** The monitoring HTTP listener's {@code http(s)://HOST:PORT}, or null when it is off. */
+    public synchronized String httpUrl() {
+        return http == null ? null : http.url();
     }
 
     /**
@@ -248,6 +268,10 @@ public final class Router {
     }
 
     private void closeJmx() {
+        if (http != null) {
+            http.close();
+            http = null;
+        }
         if (remoteJmx != null) {
             remoteJmx.close();
             remoteJmx = null;
