@@ -217,7 +217,8 @@ class HttpMonitoringTest {
             String url = router.httpUrl() + "/metrics";
             HttpResponse<String> anonymous = get(url);
             assertThat(anonymous.statusCode()).isEqualTo(401);
-            assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Basic realm=\"logrouter\""));
+            assertThat(anonymous.headers().firstValue("WWW-Authenticate"))
+                    .hasValueSatisfying(v -> assertThat(v).startsWith("Basic realm=\"logrouter\""));
             assertThat(get(url, "Authorization", basic("monitor", "wrong")).statusCode()).isEqualTo(401);
             assertThat(get(url, "Authorization", basic("nobody", "s3cret")).statusCode()).isEqualTo(401);
             assertThat(get(router.httpUrl() + "/health").statusCode()).as("health too").isEqualTo(401);

@@ -364,7 +364,8 @@ class JmxMonitoringTest {
         StatsOutput prom = stats("--jmx", target, "--format", "prometheus");
         assertThat(prom.code()).as(prom.err()).isZero();
         List<String> lines = prom.out().lines().toList();
-        Pattern sample = Pattern.compile("logrouter_([a-z0-9]+)_[a-z0-9_]+\\{([a-z0-9_]+)=\"[^\"]*\"(,state=\"[A-Z_]+\")?} -?\\d+");
+        Pattern sample = Pattern.compile(
+                "logrouter_([a-z0-9]+)_[a-z0-9_]+\\{([a-z0-9_]+)=\"[^\"]*\"(,state=\"[A-Z_]+\")?} -?\\d+");
         Map<String, String> typeOf = new HashMap<>();
         for (String l : lines) {
             if (l.startsWith("# TYPE ")) {
@@ -390,8 +391,8 @@ class JmxMonitoringTest {
         assertThat(typeOf).containsEntry("logrouter_source_received_total", "counter")
                 .containsEntry("logrouter_ring_capacity", "gauge");
         // every number, and the texts named state; other texts (errors) are not samples
-        long texts = read.entrySet().stream().filter(e -> e.getValue() instanceof String && !e.getKey().endsWith("/state"))
-                .count();
+        long texts = read.entrySet().stream()
+                .filter(e -> e.getValue() instanceof String && !e.getKey().endsWith("/state")).count();
         assertThat(lines.stream().filter(l -> !l.startsWith("#"))).hasSize(read.size() + 2 - (int) texts);
 
         StatsOutput bad = stats("--jmx", target, "--format", "xml");

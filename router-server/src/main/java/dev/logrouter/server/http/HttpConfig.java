@@ -18,8 +18,8 @@ public record HttpConfig(
                 + "Prometheus scrapes from outside).", defaultValue = "127.0.0.1")
         String bind,
         @Option(doc = "Users and passwords for HTTP basic authentication, one 'user password' per line: the format "
-                + "of monitoring.jmx.password-file (clear text, or the JDK's salted hashes 'user salt hash algorithm'), "
-                + "which may be the same file. Must not be readable by group or others. Without it the endpoints "
+                + "of monitoring.jmx.password-file (clear text, or the JDK's salted hashes 'user salt hash "
+                + "algorithm'), which may be the same file. Must not be readable by group or others. Without it the endpoints "
                 + "need no authentication (they are read-only).", defaultValue = Option.NONE)
         String passwordFile,
         @Option(doc = "HTTPS: the key store and TLS options of monitoring.jmx.tls. Without it the listener speaks "
