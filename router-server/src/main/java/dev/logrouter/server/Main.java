@@ -164,6 +164,11 @@ public final class Main {
         return compiled(withLogLevel(ComponentTypes.loader().load(Path.of(file)), commandLineLevel), file);
     }
 
+    /** {@code 1 sink}, {@code 2 sinks}, {@code 0 sinks}: a count with its noun in the right number. */
+    static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
     /**
      * Applies the file's {@code logging.level}, when it sets one and the command line did not, before anything logs
      * (the checks that follow create loggers).
@@ -181,6 +186,7 @@ public final class Main {
         try {
             Router.compileRoutes(cfg, new dev.logrouter.core.metrics.MetricRegistry());
             dev.logrouter.server.jmx.RemoteJmx.check(MonitoringConfig.of(cfg).jmx());
+            dev.logrouter.server.http.MonitoringHttp.check(MonitoringConfig.of(cfg).http());
             for (var source : cfg.sources()) {
                 try {
                     source.check(); // loads the files it will read: bad ones fail here
@@ -205,8 +211,8 @@ public final class Main {
             throws IOException {
         try {
             RouterConfig cfg = load(configFile, logLevel);
-            out.println("configuration OK: " + cfg.sources().size() + " source(s), " + cfg.sinks().size()
-                    + " sink(s), " + cfg.routes().size() + " route(s)");
+            out.println("configuration OK: " + count(cfg.sources().size(), "source") + ", "
+                    + count(cfg.sinks().size(), "sink") + ", " + count(cfg.routes().size(), "route"));
             return 0;
         } catch (ConfigException e) {
             err.println("logrouter: invalid configuration: " + e.getMessage());
@@ -265,8 +271,13 @@ public final class Main {
             log.log(Level.INFO, "remote JMX on " + router.remoteJmxUrl()
                     + (MonitoringConfig.of(cfg).jmx().passwordFile() == null ? " (no authentication: loopback only)" : ""));
         }
-        log.log(Level.INFO, "running (ring " + cfg.pipeline().ringSize() + ", " + cfg.pipeline().parseWorkers()
-                + " parse workers, " + cfg.sinks().size() + " sink(s)); SIGTERM stops, SIGHUP reloads, SIGUSR1 reopens");
+        if (router.httpUrl() != null) {
+            log.log(Level.INFO, "monitoring HTTP on " + router.httpUrl() + " (/metrics, /health)"
+                    + (MonitoringConfig.of(cfg).http().passwordFile() == null ? "" : ", basic authentication"));
+        }
+        log.log(Level.INFO, "running (ring " + cfg.pipeline().ringSize() + ", "
+                + count(cfg.pipeline().parseWorkers(), "parse worker") + ", " + count(cfg.sinks().size(), "sink")
+                + "); SIGTERM stops, SIGHUP reloads, SIGUSR1 reopens");
         stopped.await();
         return clean[0] ? 0 : 1;
     }

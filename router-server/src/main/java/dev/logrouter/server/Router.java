@@ -27,6 +27,8 @@ import dev.logrouter.core.util.SharedResources;
 import dev.logrouter.patterndb.stage.CorrelationStage;
 import dev.logrouter.patterndb.stage.PatternDbConfig;
 import dev.logrouter.patterndb.stage.PatternDbService;
+import dev.logrouter.server.http.HttpConfig;
+import dev.logrouter.server.http.MonitoringHttp;
 import dev.logrouter.server.jmx.MonitoringConfig;
 import dev.logrouter.server.jmx.RemoteJmx;
 
@@ -86,6 +88,7 @@ public final class Router {
     private volatile String phase = "STARTING";
     private volatile long startMillis;
     private RemoteJmx remoteJmx;
+    private MonitoringHttp http;
 
     public Router(RouterConfig cfg) {
         this.cfg = cfg;
@@ -170,7 +173,8 @@ public final class Router {
         return p;
     }
 
-    private String degradedBy() {
+    /** The sinks retrying or giving up now and their last error, empty when none. Any thread. */
+    public String degradedBy() {
         StringBuilder b = new StringBuilder();
         for (SinkHandler h : pipeline.sinkHandlers()) {
             if (h.degraded()) {
@@ -220,7 +224,8 @@ public final class Router {
     }
 
     /**
-     * Registers the MBeans (state STARTING) and opens remote JMX when configured, then starts sinks and
+     * Registers the MBeans (state STARTING) and opens remote JMX and the monitoring HTTP listener when configured,
+     * then starts sinks and
      * stages, then sources (state RUNNING).
      */
     public synchronized void start() throws Exception {
@@ -232,6 +237,16 @@ public final class Router {
                 metrics.unregisterJmx();
                 throw new java.io.IOException("remote JMX on " + MonitoringConfig.of(cfg).jmx().bind() + ":"
                         + MonitoringConfig.of(cfg).jmx().port() + ": " + e.getMessage(), e);
+            }
+        }
+        HttpConfig httpCfg = MonitoringConfig.of(cfg).http();
+        if (httpCfg != null) {
+            try {
+                http = MonitoringHttp.start(httpCfg, metrics, this::state, this::degradedBy);
+            } catch (Exception e) {
+                closeJmx();
+                throw new java.io.IOException("monitoring HTTP on " + httpCfg.bind() + ":" + httpCfg.port() + ": "
+                        + e.getMessage(), e);
             }
         }
         try {
@@ -576,6 +591,11 @@ public final class Router {
         return remoteJmx == null ? null : remoteJmx.url().toString();
     }
 
+    /** The monitoring HTTP listener's {@code http(s)://HOST:PORT}, or null when it is off. */
+    public synchronized String httpUrl() {
+        return http == null ? null : http.url();
+    }
+
     /**
      * Clean stop: returns true when everything read was delivered to the sinks and they closed.
      */
@@ -613,6 +633,10 @@ public final class Router {
     }
 
     private void closeJmx() {
+        if (http != null) {
+            http.close();
+            http = null;
+        }
         if (remoteJmx != null) {
             remoteJmx.close();
             remoteJmx = null;

@@ -3,6 +3,7 @@ package dev.logrouter.server;
 import dev.logrouter.core.config.ComponentProvider;
 import dev.logrouter.core.config.ComponentRegistry;
 import dev.logrouter.server.jmx.JmxConfig;
+import dev.logrouter.server.http.HttpConfig;
 import dev.logrouter.server.jmx.JmxTlsConfig;
 import dev.logrouter.server.jmx.MonitoringConfig;
 
@@ -21,9 +22,11 @@ public final class ServerComponents implements ComponentProvider {
 
     @Override
     public void register(ComponentRegistry registry) {
-        registry.section(MonitoringConfig.KEY, MonitoringConfig.class, "JMX and statistics.")
+        registry.section(MonitoringConfig.KEY, MonitoringConfig.class, "JMX, HTTP /metrics and /health, statistics.")
                 .section(LoggingConfig.KEY, LoggingConfig.class, "The router's diagnostics on stderr: their level.")
                 .nested("monitoring.jmx", JmxConfig.class)
-                .nested("monitoring.jmx.tls", JmxTlsConfig.class);
+                .nested("monitoring.jmx.tls", JmxTlsConfig.class)
+                .nested("monitoring.http", HttpConfig.class)
+                .nested("monitoring.http.tls", JmxTlsConfig.class);
     }
 }

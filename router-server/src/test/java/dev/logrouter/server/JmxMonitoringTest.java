@@ -212,7 +212,7 @@ class JmxMonitoringTest {
         m.put("Ring/main/remaining", 1024L);
         m.put("Sink/files/pending", 0L);
         m.put("Sink/files/averageBatchSize", averageBatchSize);
-        m.put("Sink/files/state", 0L);
+        m.put("Sink/files/state", "RUNNING");
         m.put("Sink/files/openFiles", 2L);
         m.put("Sink/files/lastError", "");
         return m;
@@ -364,7 +364,8 @@ class JmxMonitoringTest {
         StatsOutput prom = stats("--jmx", target, "--format", "prometheus");
         assertThat(prom.code()).as(prom.err()).isZero();
         List<String> lines = prom.out().lines().toList();
-        Pattern sample = Pattern.compile("(logrouter_[a-z0-9_]+)\\{name=\"[^\"]*\"(,value=\"(?:[^\"\\\\]|\\\\.)*\")?} -?\\d+");
+        Pattern sample = Pattern.compile(
+                "logrouter_([a-z0-9]+)_[a-z0-9_]+\\{([a-z0-9_]+)=\"[^\"]*\"(,state=\"[A-Z_]+\")?} -?\\d+");
         Map<String, String> typeOf = new HashMap<>();
         for (String l : lines) {
             if (l.startsWith("# TYPE ")) {
@@ -373,18 +374,26 @@ class JmxMonitoringTest {
             } else if (!l.startsWith("# HELP ")) {
                 var m = sample.matcher(l);
                 assertThat(m.matches()).as("sample line: %s", l).isTrue();
-                assertThat(typeOf).as("TYPE before the samples of %s", m.group(1)).containsKey(m.group(1));
+                assertThat(m.group(2)).as("the label is the type: %s", l).isEqualTo(m.group(1));
+                String family = l.substring(0, l.indexOf('{'));
+                assertThat(typeOf).as("TYPE before the samples of %s", family).containsKey(family);
             }
         }
         assertThat(lines).contains(
-                "logrouter_source_received_total{name=\"net\"} 1",
-                "logrouter_sink_written_total{name=\"files\"} 1",
-                "logrouter_ring_capacity{name=\"main\"} 1024",
-                "logrouter_router_state_info{name=\"main\",value=\"RUNNING\"} 1",
-                "logrouter_parser_failed_total{name=\"fields.json\"} 0");
+                "logrouter_source_received_total{source=\"net\"} 1",
+                "logrouter_sink_written_total{sink=\"files\"} 1",
+                "logrouter_sink_bytes_total{sink=\"files\"} " + read.get("Sink/files/bytes"),
+                "logrouter_sink_average_batch_size{sink=\"files\"} " + read.get("Sink/files/averageBatchSize"),
+                "logrouter_ring_capacity{ring=\"main\"} 1024",
+                "logrouter_router_state{router=\"main\",state=\"RUNNING\"} 1",
+                "logrouter_sink_state{sink=\"files\",state=\"RUNNING\"} 1",
+                "logrouter_parser_failed_total{parser=\"fields.json\"} 0");
         assertThat(typeOf).containsEntry("logrouter_source_received_total", "counter")
                 .containsEntry("logrouter_ring_capacity", "gauge");
-        assertThat(lines.stream().filter(l -> !l.startsWith("#"))).hasSize(read.size() + 2);
+        // every number, and the texts named state; other texts (errors) are not samples
+        long texts = read.entrySet().stream()
+                .filter(e -> e.getValue() instanceof String && !e.getKey().endsWith("/state")).count();
+        assertThat(lines.stream().filter(l -> !l.startsWith("#"))).hasSize(read.size() + 2 - (int) texts);
 
         StatsOutput bad = stats("--jmx", target, "--format", "xml");
         assertThat(bad.code()).isEqualTo(2);
@@ -507,7 +516,7 @@ class JmxMonitoringTest {
             assertThat((String) local.getAttribute(routerBean, "degradedBy")).startsWith("sink files: APPEND: ")
                     .contains(blocker.toString());
             assertThat((String) local.getAttribute(sinkBean, "lastError")).startsWith("APPEND: ");
-            assertThat(local.getAttribute(sinkBean, "state")).isEqualTo(1L);
+            assertThat(local.getAttribute(sinkBean, "state")).isEqualTo("RETRYING");
 
             Files.delete(blocker);
             assertThat(TestClient.await(() -> "RUNNING".equals(attribute(local, routerBean, "state")), 15_000))

@@ -11,15 +11,20 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Collectors;
 
 import static dev.logrouter.server.TestClient.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code stats} command across process boundaries: local attach by pid to a router running in a child JVM
- * (as an operator runs it next to a router), and remote JMX over TLS, where the client runs in a child JVM with
+ * The {@code stats} command across process boundaries: local attach by pid, or found by its main class, to a
+ * router running in a child JVM (as an operator runs it next to a router), and remote JMX over TLS, where the client runs in a child JVM with
  * the trust store given as JSSE system properties (as docs/operations.md says to run it).
  */
 class StatsCommandTest {
@@ -82,6 +87,48 @@ class StatsCommandTest {
             }
         }
         assertThat(p.exitValue()).as(Files.readString(log)).isZero();
+    }
+
+    /**
+     * {@code stats} without {@code --pid} finds a router started as {@code java -jar <any name>.jar run} from
+     * another directory: by the jar's manifest, not its name. The jar holds only a manifest whose Class-Path is
+     * this test's class path, so it runs the classes under test.
+     */
+    @Test
+    void findsTheLocalRouterOfARenamedJarByItsMainClass() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Path jar = work.resolve("router-renamed-2.0.jar");
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, Main.class.getName());
+        mf.getMainAttributes().put(Attributes.Name.CLASS_PATH, Arrays.stream(
+                System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .map(e -> Path.of(e).toAbsolutePath().toUri().toString()).collect(Collectors.joining(" ")));
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf)) {
+            out.flush();
+        }
+        Path cfg = dir.resolve("router.yaml");
+        Files.writeString(cfg, config(dir, "    port: 0"));
+        Path log = dir.resolve("router.log");
+        // a relative jar path: the lookup resolves it against the router's working directory
+        Process p = new ProcessBuilder(JAVA, "-jar", jar.getFileName().toString(), "run", "--config", cfg.toString())
+                .directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            assertThat(TestClient.await(() -> TestClient.listening(log) != null, 30_000)).as("router started").isTrue();
+            TestClient.sendTcp(TestClient.listening(log), "<13>Nov 22 10:00:00 web1 app: one\n");
+            assertThat(TestClient.await(() -> received(stats("--format", "json")) == 1, 30_000))
+                    .as("found without --pid: %s", stats("--format", "json").err()).isTrue();
+        } finally {
+            p.destroy(); // SIGTERM: clean stop
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("the router did not stop within 60 s: " + Files.readString(log));
+            }
+        }
+        assertThat(Files.readString(log)).contains("running (ring 4096, 1 parse worker, 1 sink); SIGTERM stops");
+        StatsOutput none = stats();
+        assertThat(none.code()).isEqualTo(1);
+        assertThat(none.err()).contains("no local logrouter process of this user found");
     }
 
     @Test

@@ -115,4 +115,14 @@ public final class MetricGroup {
         }
         throw new IllegalArgumentException("no metric " + metricName + " in " + type + "/" + name);
     }
+
+    /** Cold path: the current value of a text attribute by name (tests, health checks). */
+    public String textValue(String attributeName) {
+        for (Text t : texts()) {
+            if (t.name().equals(attributeName)) {
+                return t.value().get();
+            }
+        }
+        throw new IllegalArgumentException("no text " + attributeName + " in " + type + "/" + name);
+    }
 }

@@ -54,6 +54,8 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     private static final int RETRYING = 1;
     private static final int STOPPED = 2;
     private static final int GIVING_UP = 3;
+    /** The JMX text of each state, by its number. */
+    private static final String[] STATE_NAMES = {"RUNNING", "RETRYING", "STOPPED", "GIVING_UP"};
 
     private final String name;
     private final long bit;
@@ -139,8 +141,9 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                     long b = batches.get(); // once: a reset may zero it between two reads
                     return b == 0 ? 0 : written.get() / b;
                 });
-        metrics.gauge("state", "0 = running, 1 = retrying after a failure, 2 = stopped, 3 = giving up (max-retries "
-                + "ran out: failing items are dead-lettered at once until an append or flush succeeds).", () -> state);
+        metrics.text("state", "RUNNING, RETRYING (after a failure), STOPPED, or GIVING_UP (max-retries ran out: "
+                + "failing items are dead-lettered at once until an append or flush succeeds).",
+                () -> STATE_NAMES[state]);
         metrics.text("lastError", "The last failure of this sink (operation: exception), empty when none; it "
                 + "stays after the sink recovers (state says whether it is retrying or giving up now).",
                 () -> lastError);

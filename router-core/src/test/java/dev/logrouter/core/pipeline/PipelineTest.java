@@ -363,7 +363,7 @@ class PipelineTest {
         assertThat(b.closes).isEqualTo(1);
         assertThat(a.messages()).containsExactlyElementsOf(messages(0, 50));
         assertThat(b.messages()).containsExactlyElementsOf(messages(0, 50));
-        assertThat(sinkMetric("a", "state")).isEqualTo(2);
+        assertThat(metrics.require("Sink", "a").textValue("state")).isEqualTo("STOPPED");
         assertThat(sinkMetric("a", "pending")).isZero();
     }
 

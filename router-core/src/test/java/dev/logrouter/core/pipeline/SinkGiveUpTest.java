@@ -134,6 +134,10 @@ class SinkGiveUpTest {
         return metrics.require("Sink", name).value(metric);
     }
 
+    private String sinkState(String name) {
+        return metrics.require("Sink", name).textValue("state");
+    }
+
     private static List<JsonNode> letters(Path file) throws IOException {
         List<JsonNode> out = new ArrayList<>();
         if (Files.exists(file)) {
@@ -159,13 +163,13 @@ class SinkGiveUpTest {
         // the first failure waited for its 2 retries; the sink is giving up now
         assertThat(sink("out", "retries")).isEqualTo(2);
         assertThat(sink("out", "failures")).isEqualTo(3);
-        assertThat(sink("out", "state")).isEqualTo(3);
+        assertThat(sinkState("out")).isEqualTo("GIVING_UP");
         publish("bad-2", "bad-3");
         assertThat(await(() -> sink("out", "givenUp") == 3)).isTrue();
         assertThat(sink("out", "retries")).as("given up at once while giving up").isEqualTo(2);
         publish("good-1");
         assertThat(await(() -> sink.written.contains("good-1"))).isTrue();
-        assertThat(await(() -> sink("out", "state") == 0)).as("a success ends giving up").isTrue();
+        assertThat(await(() -> sinkState("out").equals("RUNNING"))).as("a success ends giving up").isTrue();
         publish("bad-4"); // retried again, then given up
         assertThat(await(() -> sink("out", "givenUp") == 4)).isTrue();
         assertThat(sink("out", "retries")).isEqualTo(4);
@@ -211,7 +215,7 @@ class SinkGiveUpTest {
         assertThat(sink("out", "written")).isEqualTo(3);
         assertThat(sink("out", "batches")).isEqualTo(1);
         assertThat(sink("out", "retries")).isEqualTo(1);
-        assertThat(sink("out", "state")).isEqualTo(2);
+        assertThat(sinkState("out")).isEqualTo("STOPPED");
     }
 
     @Test

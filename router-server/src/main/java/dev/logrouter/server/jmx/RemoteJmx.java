@@ -226,7 +226,8 @@ public final class RemoteJmx implements AutoCloseable {
         }
     }
 
-    static SSLContext sslContext(JmxTlsConfig tls) throws IOException, GeneralSecurityException {
+    /** The server context of {@code tls}: its key store, and its trust store when given. Any thread. */
+    public static SSLContext sslContext(JmxTlsConfig tls) throws IOException, GeneralSecurityException {
         char[] password = tls.keystorePassword().toCharArray();
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(load(tls.keystore(), tls.keystoreType(), password), password);

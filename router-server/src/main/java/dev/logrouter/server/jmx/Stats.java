@@ -1,5 +1,7 @@
 package dev.logrouter.server.jmx;
 
+import dev.logrouter.core.metrics.Metric;
+import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.metrics.MetricRegistry;
 
 import java.io.IOException;
@@ -15,11 +17,13 @@ import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 
 /**
- * One reading of every logrouter MBean ({@code dev.logrouter:*}) over a JMX connection: for each MBean its type,
- * name, and attributes in declaration order with their kind (counter, gauge, text) and description.
- * It reads MBeanInfo and values only, so it needs none of the router's classes on the other side.
+ * One reading of every logrouter metric group: for each its type, name, and attributes in declaration order with
+ * their kind (counter, gauge, text) and description. Read either over a JMX connection ({@link #read}: the
+ * {@code stats} command; it reads MBeanInfo and values only, so it needs none of the router's classes on the other
+ * side) or in process from the router's {@link MetricRegistry} ({@link #of}: the HTTP {@code /metrics}); both give
+ * the same beans, names and values, so that {@link StatsFormat} renders them alike.
  *
- * <p>Threads: built and read by one thread (the stats command).
+ * <p>Threads: built and read by one thread (the stats command, or an HTTP thread).
  *
  * @param beans sorted in data-flow order: Router, Source, Ring, Stage, Routes, Route, Parser, PatternDb, Sink
  */
@@ -40,6 +44,46 @@ public record Stats(List<Bean> beans) {
      * @param value a Long for counters and gauges, a String for texts
      */
     public record Attr(String name, String kind, String description, Object value) {
+    }
+
+    /**
+     * Reads every group of {@code registry} in process, as {@link #read} would read their MBeans: names as their
+     * object names carry them, a gauge that throws left out (as the MBean's {@code getAttributes} leaves it out),
+     * a null text as empty. Any thread.
+     */
+    public static Stats of(MetricRegistry registry) {
+        List<Bean> beans = new ArrayList<>();
+        for (MetricGroup g : registry.groups()) {
+            List<Attr> attrs = new ArrayList<>();
+            for (Metric m : g.metrics()) {
+                try {
+                    attrs.add(new Attr(m.name(), m.counter() ? "counter" : "gauge", m.description(),
+                            m.value().getAsLong()));
+                } catch (RuntimeException e) {
+                    // one failing gauge must not hide all the others
+                }
+            }
+            for (MetricGroup.Text t : g.texts()) {
+                String v;
+                try {
+                    v = t.value().get();
+                } catch (RuntimeException e) {
+                    continue;
+                }
+                attrs.add(new Attr(t.name(), "text", t.description(), v == null ? "" : v));
+            }
+            beans.add(new Bean(g.type(), objectNameOf(g), List.copyOf(attrs)));
+        }
+        return sorted(beans);
+    }
+
+    /** The {@code name} key of the group's object name (what a JMX reader sees), which may differ from its name. */
+    private static String objectNameOf(MetricGroup g) {
+        try {
+            return MetricRegistry.objectName(g.type(), g.name()).getKeyProperty("name");
+        } catch (JMException e) {
+            return g.name();
+        }
     }
 
     /** Reads every logrouter MBean; throws IOException when the connection fails. */
@@ -68,6 +112,10 @@ public record Stats(List<Bean> beans) {
             beans.add(new Bean(String.valueOf(on.getKeyProperty("type")), String.valueOf(on.getKeyProperty("name")),
                     List.copyOf(attrs)));
         }
+        return sorted(beans);
+    }
+
+    private static Stats sorted(List<Bean> beans) {
         beans.sort(Comparator.comparingInt((Bean b) -> {
             int i = TYPE_ORDER.indexOf(b.type());
             return i < 0 ? TYPE_ORDER.size() : i;

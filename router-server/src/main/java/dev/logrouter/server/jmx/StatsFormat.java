@@ -72,50 +72,57 @@ public enum StatsFormat {
     },
 
     /**
-     * One family per type and attribute, {@code logrouter_<type>_<attribute>} in snake case, labelled
-     * {@code name="<component>"}: counters get {@code _total} and {@code # TYPE counter}, gauges {@code gauge};
-     * a text attribute becomes {@code logrouter_<type>_<attribute>_info{name=…,value="<text>"} 1}.
+     * The Prometheus text exposition format 0.0.4 ({@link #PROMETHEUS_CONTENT_TYPE}), with Prometheus names: one
+     * family per type and attribute, {@code logrouter_<type>_<attribute>} in snake case, labelled with the component
+     * under the type's name ({@code logrouter_sink_written_total{sink="files"} 4}). Counters get {@code _total} and
+     * {@code # TYPE counter}, gauges {@code # TYPE gauge}; {@code # HELP} is the metric's description (of the first
+     * component that declares it). A text attribute {@code state} becomes a state gauge,
+     * {@code logrouter_router_state{router="main",state="RUNNING"} 1}; other texts (last errors, host names) are
+     * not samples and are left out.
      */
     PROMETHEUS {
         @Override
         public String render(Stats stats) {
-            Map<String, List<String>> samples = new LinkedHashMap<>();
-            Map<String, String> headers = new LinkedHashMap<>();
+            Map<String, StringBuilder> families = new LinkedHashMap<>();
             for (Stats.Bean b : stats.beans()) {
+                String type = snake(b.type());
+                String labels = type + "=\"" + label(b.name()) + "\"";
                 for (Stats.Attr a : b.attributes()) {
-                    String family = "logrouter_" + snake(b.type()) + "_" + snake(a.name());
-                    String labels = "name=\"" + label(b.name()) + "\"";
+                    String family = "logrouter_" + type + "_" + snake(a.name());
+                    String kind;
                     String sample;
-                    String type;
                     switch (a.kind()) {
                         case "counter" -> {
                             family += "_total";
-                            type = "counter";
+                            kind = "counter";
                             sample = family + "{" + labels + "} " + a.value();
                         }
                         case "text" -> {
-                            family += "_info";
-                            type = "gauge";
-                            sample = family + "{" + labels + ",value=\"" + label(String.valueOf(a.value())) + "\"} 1";
+                            if (!a.name().equals("state")) {
+                                continue;
+                            }
+                            kind = "gauge";
+                            sample = family + "{" + labels + ",state=\"" + label(String.valueOf(a.value())) + "\"} 1";
                         }
                         default -> {
-                            type = "gauge";
+                            kind = "gauge";
                             sample = family + "{" + labels + "} " + a.value();
                         }
                     }
-                    headers.putIfAbsent(family, "# HELP " + family + " " + help(a.description()) + "\n# TYPE "
-                            + family + " " + type + "\n");
-                    samples.computeIfAbsent(family, f -> new ArrayList<>()).add(sample);
+                    String f = family;
+                    families.computeIfAbsent(family, x -> new StringBuilder("# HELP " + f + " "
+                            + help(a.description()) + "\n# TYPE " + f + " " + kind + "\n"))
+                            .append(sample).append('\n');
                 }
             }
             StringBuilder out = new StringBuilder();
-            for (Map.Entry<String, List<String>> e : samples.entrySet()) {
-                out.append(headers.get(e.getKey()));
-                e.getValue().forEach(s -> out.append(s).append('\n'));
-            }
+            families.values().forEach(out::append);
             return out.toString();
         }
     };
+
+    /** The HTTP content type of {@link #PROMETHEUS}'s text. */
+    public static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     /** The whole reading as this format's text, ending with a newline. */
     public abstract String render(Stats stats);
@@ -130,17 +137,25 @@ public enum StatsFormat {
         };
     }
 
-    /** {@code averageBatchSize} → {@code average_batch_size}, {@code PatternDb} → {@code pattern_db}. */
+    /**
+     * camelCase to snake_case for metric and label names: {@code averageBatchSize} → {@code average_batch_size},
+     * {@code PatternDb} → {@code pattern_db}, {@code tlsHandshakes} → {@code tls_handshakes}, an acronym stays
+     * one word ({@code HTTPServer} → {@code http_server}); anything but ASCII letters and digits becomes {@code _}.
+     */
     static String snake(String camel) {
         StringBuilder b = new StringBuilder(camel.length() + 8);
         for (int i = 0; i < camel.length(); i++) {
             char c = camel.charAt(i);
-            if (Character.isUpperCase(c)) {
-                if (i > 0) {
+            if (c >= 'A' && c <= 'Z') {
+                char prev = i > 0 ? camel.charAt(i - 1) : '_';
+                char next = i + 1 < camel.length() ? camel.charAt(i + 1) : '_';
+                boolean wordStart = (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9')
+                        || (prev >= 'A' && prev <= 'Z' && next >= 'a' && next <= 'z');
+                if (wordStart && b.length() > 0 && b.charAt(b.length() - 1) != '_') {
                     b.append('_');
                 }
-                b.append(Character.toLowerCase(c));
-            } else if (Character.isLetterOrDigit(c) && c < 128) {
+                b.append((char) (c + ('a' - 'A')));
+            } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
                 b.append(c);
             } else {
                 b.append('_');
@@ -149,11 +164,13 @@ public enum StatsFormat {
         return b.toString();
     }
 
-    private static String label(String v) {
+    /** A label value as the text format wants it: backslash, double quote and line feed escaped. */
+    static String label(String v) {
         return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 
-    private static String help(String v) {
+    /** A HELP text as the text format wants it: backslash and line feed escaped. */
+    static String help(String v) {
         return v.replace("\\", "\\\\").replace("\n", "\\n");
     }
 
