@@ -188,6 +188,9 @@ class JmxMonitoringTest {
         m.put("Sink/files/deadLetterFailures", 0L);
         m.put("Sink/files/filesOpened", 2L);
         m.put("Sink/files/filesClosedIdle", 0L);
+        m.put("Sink/files/filesReopened", 0L);
+        m.put("Router/main/reloads", 0L);
+        m.put("Router/main/reloadsRefused", 0L);
         m.put("Sink/files/filesEvicted", 0L);
         m.put("Sink/files/fsyncs", 0L);
         m.put("Sink/files/rejectedPaths", 0L);
@@ -203,6 +206,7 @@ class JmxMonitoringTest {
         m.put("Ring/main/published", published);
         m.put("Router/main/state", "RUNNING");
         m.put("Router/main/degradedBy", "");
+        m.put("Router/main/lastReload", "");
         m.put("Router/main/tags", (long) Tags.count()); // the registry is process-wide: this JVM's tests' tags too
         m.put("Router/main/tagsRefused", 0L);
         m.put("Source/net/connections", 0L);

@@ -138,6 +138,9 @@ class ReloadTest {
         List<List<Long>> inAll = byConnection(dir.resolve("all.log"));
         List<List<Long>> inB = byConnection(dir.resolve("b.log"));
         List<List<Long>> inC = byConnection(dir.resolve("c.log"));
+        boolean cMidStream = false;
+        boolean bMidStream = false;
+        boolean bRemovedMidStream = false;
         for (int c = 0; c < CONNECTIONS; c++) {
             long n = sent.get(c);
             // all: every message once, in order
@@ -145,34 +148,44 @@ class ReloadTest {
             for (int i = 0; i < n; i++) {
                 assertThat(inAll.get(c).get(i)).isEqualTo(i);
             }
-            // c: exactly the messages from one point on
+            // c: exactly the messages from one point on (a connection whose bytes waited in the socket buffers, flow
+            // control pausing it, may have been read after the switch from its first message)
             List<Long> cs = inC.get(c);
             assertThat(cs).as("c, connection %d", c).isNotEmpty();
             long from = cs.get(0);
-            assertThat(from).isPositive();
+            cMidStream |= from > 0;
             for (int i = 0; i < cs.size(); i++) {
                 assertThat(cs.get(i)).as("c, connection %d, #%d", c, i).isEqualTo(from + i);
             }
             assertThat(from + cs.size()).isEqualTo(n);
-            // b: the even ones up to one point, then the odd ones up to another, then nothing
+            // b: the even ones before one point, then the odd ones up to another, then nothing
             List<Long> bs = inB.get(c);
             int firstOdd = 0;
             while (firstOdd < bs.size() && bs.get(firstOdd) % 2 == 0) {
                 firstOdd++;
             }
-            assertThat(firstOdd).as("b evens, connection %d", c).isPositive();
             for (int i = 0; i < firstOdd; i++) {
                 assertThat(bs.get(i)).as("b, connection %d, #%d", c, i).isEqualTo(2L * i);
             }
-            assertThat(firstOdd).as("b odds, connection %d", c).isLessThan(bs.size());
-            long lastEven = bs.get(firstOdd - 1);
-            long odd0 = bs.get(firstOdd);
-            assertThat(odd0 - lastEven).as("the filter switched at one message, connection %d", c).isIn(1L, 3L);
-            for (int i = firstOdd; i < bs.size(); i++) {
-                assertThat(bs.get(i)).as("b, connection %d, #%d", c, i).isEqualTo(odd0 + 2L * (i - firstOdd));
+            if (firstOdd < bs.size()) {
+                long odd0 = bs.get(firstOdd);
+                if (firstOdd > 0) {
+                    long lastEven = bs.get(firstOdd - 1);
+                    assertThat(odd0 - lastEven).as("the filter switched at one message, connection %d", c)
+                            .isIn(1L, 3L);
+                    bMidStream = true;
+                } else {
+                    assertThat(odd0).as("switched before the connection's first message: %d", c).isEqualTo(1);
+                }
+                for (int i = firstOdd; i < bs.size(); i++) {
+                    assertThat(bs.get(i)).as("b, connection %d, #%d", c, i).isEqualTo(odd0 + 2L * (i - firstOdd));
+                }
             }
-            assertThat(bs.get(bs.size() - 1)).as("b removed before the end, connection %d", c).isLessThan(n - 2);
+            bRemovedMidStream |= !bs.isEmpty() && bs.get(bs.size() - 1) < n - 2;
         }
+        assertThat(cMidStream).as("c added mid-stream").isTrue();
+        assertThat(bMidStream).as("b's filter changed mid-stream").isTrue();
+        assertThat(bRemovedMidStream).as("b removed mid-stream").isTrue();
     }
 
     /** Waits until the sink "all" wrote {@link #BETWEEN_RELOADS} more and every connection sent more since. */

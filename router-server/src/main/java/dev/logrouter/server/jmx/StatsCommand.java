@@ -121,7 +121,7 @@ public final class StatsCommand {
             }
             stats = read(url, user, password, tls);
         } catch (IOException | JMException | RuntimeException e) {
-            err.println("logrouter " + command + ": cannot reach " + target + ": " + message(e));
+            err.println("logrouter " + command + (operation == null ? ": cannot read " : ": cannot reach ") + target + ": " + message(e));
             return 1;
         }
         if (stats.beans().isEmpty()) {
