@@ -51,7 +51,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * make the named sender the events' peer; the header's bytes never reach a message; the header comes in clear before
  * a TLS handshake; LOCAL and UNKNOWN keep the connection's own address; a connection without a valid header (syslog
  * written directly, a malformed, over-long or unfinished header) is closed and counted; idle-timeout still closes a
- * connection whose header never completes; and without the option a PROXY line is just a message.
+ * connection whose header never completes, and so does a TLS source's handshake-timeout; and without the option a
+ * PROXY line is just a message.
  */
 class ProxyProtocolSourceTest {
 
@@ -238,7 +239,8 @@ class ProxyProtocolSourceTest {
         FieldTable t = e.fields();
         int i = t.indexOf(ascii(".tls.x509_cn"));
         assertThat(i).as("the client certificate's fields next to the proxied address").isNotNegative();
-        assertThat(new String(t.data(), t.valueOffset(i), t.valueLength(i), StandardCharsets.UTF_8)).isEqualTo("web-01");
+        assertThat(new String(t.data(), t.valueOffset(i), t.valueLength(i), StandardCharsets.UTF_8))
+                .isEqualTo("web-01");
         assertThat(metrics.value("tlsHandshakes")).isEqualTo(1);
         assertThat(metrics.value("proxyErrors")).isZero();
     }
@@ -284,8 +286,9 @@ class ProxyProtocolSourceTest {
         assertThat(metrics.value("proxyErrors")).isEqualTo(5);
         assertThat(metrics.value("received")).isZero();
         assertThat(metrics.value("ioErrors")).isZero();
-        assertThat(metrics.texts().stream().filter(x -> x.name().equals("proxyLastError")).findFirst().orElseThrow()
-                .value().get()).startsWith("/127.0.0.1:").endsWith("closed before the PROXY protocol header was complete");
+        String last = metrics.texts().stream().filter(x -> x.name().equals("proxyLastError")).findFirst()
+                .orElseThrow().value().get();
+        assertThat(last).startsWith("/127.0.0.1:").endsWith("closed before the PROXY protocol header was complete");
     }
 
     @Test
@@ -296,6 +299,20 @@ class ProxyProtocolSourceTest {
             assertThat(closedByServer(s)).isTrue();
         }
         assertThat(await("idleClosed", 1)).isTrue();
+        assertThat(await("proxyErrors", 1)).isTrue();
+    }
+
+    @Test
+    void tlsHandshakeTimeoutClosesAConnectionWhoseHeaderNeverCompletes() throws Exception {
+        TlsConfig tls = new TlsConfig(pki.cert("server").toString(), pki.key("server").toString(), null, null, null,
+                null, TlsConfig.ClientAuthMode.none, List.of("TLSv1.3"), List.of(), TlsConfig.Provider.jdk,
+                TimeSpan.parse("1s"), TimeSpan.parse("0s"));
+        start(true, "0s", Framing.auto, tls);
+        try (Socket s = connect()) {
+            s.getOutputStream().write(ascii("PROXY TCP4 "));
+            assertThat(closedByServer(s)).as("closed by handshake-timeout").isTrue();
+        }
+        assertThat(await("tlsHandshakeFailures", 1)).isTrue();
         assertThat(await("proxyErrors", 1)).isTrue();
     }
 
