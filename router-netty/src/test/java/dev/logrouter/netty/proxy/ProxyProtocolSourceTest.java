@@ -13,6 +13,8 @@ import dev.logrouter.core.testing.TestPki;
 import dev.logrouter.netty.HostPort;
 import dev.logrouter.netty.NettyTransport;
 import dev.logrouter.netty.RingPublisher;
+import dev.logrouter.netty.relp.RelpSource;
+import dev.logrouter.netty.relp.RelpSourceConfig;
 import dev.logrouter.netty.tcp.Framing;
 import dev.logrouter.netty.tcp.TcpSource;
 import dev.logrouter.netty.tcp.TcpSourceConfig;
@@ -52,7 +54,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a TLS handshake; LOCAL and UNKNOWN keep the connection's own address; a connection without a valid header (syslog
  * written directly, a malformed, over-long or unfinished header) is closed and counted; idle-timeout still closes a
  * connection whose header never completes, and so does a TLS source's handshake-timeout; and without the option a
- * PROXY line is just a message.
+ * PROXY line is just a message. The RELP source takes the same header.
  */
 class ProxyProtocolSourceTest {
 
@@ -314,6 +316,40 @@ class ProxyProtocolSourceTest {
         }
         assertThat(await("tlsHandshakeFailures", 1)).isTrue();
         assertThat(await("proxyErrors", 1)).isTrue();
+    }
+
+    @Test
+    void relpSourceTakesTheHeaderToo() throws Exception {
+        ring = RingBuffer.createMultiProducer(LogEvent.FACTORY, 1024);
+        ring.addGatingSequences(new Sequence(-1));
+        metrics = new MetricGroup("Source", "relp");
+        RingPublisher pub = new RingPublisher(ring, 0, "relp", LogEvent.FORMAT_AUTO, 1L, metrics);
+        RelpSource relp = new RelpSource(new RelpSourceConfig("relp", "127.0.0.1:0", SyslogFormat.auto,
+                ByteSize.parse("64KiB"), 128, 10, TimeSpan.parse("1ms"), ByteSize.parse("0"), null, true),
+                transport, pub, () -> -1L, metrics);
+        relp.start();
+        try {
+            String offers = "relp_version=0\ncommands=syslog";
+            String msg = "<13>Nov 22 10:00:00 app: over relp via the balancer";
+            try (Socket s = new Socket()) {
+                s.connect(HostPort.parse(relp.boundAddress()), 5000);
+                s.getOutputStream().write(ascii("PROXY TCP4 203.0.113.5 10.0.0.1 5555 20514\r\n"
+                        + "1 open " + offers.length() + " " + offers + "\n"
+                        + "2 syslog " + msg.length() + " " + msg + "\n"));
+                s.getOutputStream().flush();
+                assertThat(events(1)).containsExactly("203.0.113.5|" + msg);
+            }
+            try (Socket s = new Socket()) {
+                s.connect(HostPort.parse(relp.boundAddress()), 5000);
+                s.setSoTimeout(10_000);
+                s.getOutputStream().write(ascii("1 open " + offers.length() + " " + offers + "\n"));
+                assertThat(closedByServer(s)).isTrue();
+            }
+            assertThat(await("proxyErrors", 1)).isTrue();
+        } finally {
+            relp.stopAccepting();
+            relp.close();
+        }
     }
 
     @Test
