@@ -11,8 +11,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * What a source knows of the sender, computed once per connection (TCP) or per change of sender (UDP) and
  * copied into each event: the address as text bytes (an IP literal, for HOST when the message names none; the local
- * host name for a Unix socket) and connection fields such as the TLS peer certificate's subject ({@code .tls.x509_cn})
- * or a unix-stream peer's credentials ({@code .unix.pid}).
+ * host name for a Unix socket; behind a load balancer, the sender's address from its PROXY protocol header) and
+ * connection fields such as the TLS peer certificate's subject ({@code .tls.x509_cn}) or a unix-stream peer's
+ * credentials ({@code .unix.pid}).
  *
  * <p>Threads: owned by one channel's event loop.
  */
@@ -51,6 +52,15 @@ public final class Peer {
             }
         }
         return this;
+    }
+
+    /**
+     * The sender is {@code address}, as a PROXY protocol header named it (the connection's own address is the load
+     * balancer's): the text becomes that address and {@link #update} leaves it from now on. Once per connection.
+     */
+    public void proxied(InetAddress address) {
+        text = address.getHostAddress().getBytes(StandardCharsets.US_ASCII);
+        fixed = true;
     }
 
     public byte[] text() {

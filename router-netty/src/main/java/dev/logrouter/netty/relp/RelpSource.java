@@ -7,6 +7,7 @@ import dev.logrouter.netty.HostPort;
 import dev.logrouter.netty.NettyTransport;
 import dev.logrouter.netty.Peer;
 import dev.logrouter.netty.RingPublisher;
+import dev.logrouter.netty.proxy.ProxyProtocol;
 import dev.logrouter.netty.tls.ServerTls;
 import dev.logrouter.netty.tls.TlsCounters;
 import dev.logrouter.netty.tls.TlsPeerHandler;
@@ -31,7 +32,8 @@ import java.util.function.LongSupplier;
 
 /**
  * The RELP source ({@code type: relp}): a listener on the shared network event loops, one {@link RelpSession} per
- * connection behind a {@link RelpFrameDecoder} (and TLS when configured).
+ * connection behind a {@link RelpFrameDecoder} (and TLS when configured, and the PROXY protocol header's decoder
+ * ({@link ProxyProtocol}) before both with {@code proxy-protocol}).
  *
  * <p>A clean stop loses nothing and repeats nothing: the listener closes, every session stops reading and puts what
  * it kept into the ring ({@link #awaitPublished}); after the ring drained and the sinks flushed, {@link #close}
@@ -49,6 +51,8 @@ public final class RelpSource implements Source {
     private final ChannelGroup channels = new DefaultChannelGroup("relp", GlobalEventExecutor.INSTANCE);
     private final ServerTls tls;
     private final TlsCounters tlsCounters;
+    /** {@code proxy-protocol: true}; null without. */
+    private final ProxyProtocol proxy;
     private final AtomicInteger sessions = new AtomicInteger();
     private final AtomicLong unacked = new AtomicLong();
     /** Messages sessions keep for want of ring space (updated on the event loops). */
@@ -68,6 +72,7 @@ public final class RelpSource implements Source {
         this.transport = transport;
         this.publisher = publisher;
         this.completed = completed;
+        this.proxy = Boolean.TRUE.equals(cfg.proxyProtocol()) ? new ProxyProtocol(cfg.name(), metrics) : null;
         if (cfg.tls() != null) {
             this.tls = new ServerTls(cfg.tls());
             this.tlsCounters = new TlsCounters(metrics, tls);
@@ -118,6 +123,9 @@ public final class RelpSource implements Source {
                         channels.add(ch);
                         ChannelPipeline p = ch.pipeline();
                         Peer peer = new Peer();
+                        if (proxy != null) { // in clear, before TLS
+                            proxy.addTo(p, peer);
+                        }
                         if (tls != null) {
                             p.addLast("tls", tls.newHandler(ch.alloc()));
                             p.addLast("tls-peer", new TlsPeerHandler(tlsCounters, peer));

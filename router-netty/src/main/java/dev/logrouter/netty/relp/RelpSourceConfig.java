@@ -46,7 +46,17 @@ public record RelpSourceConfig(
         ByteSize receiveBuffer,
         @Option(doc = "RELP over TLS (librelp's tls=\"on\"): the options of sources[] type: tcp .tls. Absent = "
                 + "plaintext.", defaultValue = Option.NONE)
-        TlsConfig tls) implements SourceConfig {
+        TlsConfig tls,
+        @Option(doc = "Each connection starts with a PROXY protocol header (v1 or v2; before TLS), as for sources[] "
+                + "type: tcp: the sender address it names is the connection's. A connection without a valid header "
+                + "is closed and counted (proxyErrors). Only behind a trusted load balancer.", defaultValue = "false")
+        Boolean proxyProtocol) implements SourceConfig {
+
+    /** Without {@code proxy-protocol}. */
+    public RelpSourceConfig(String name, String bind, SyslogFormat format, ByteSize maxMessageSize, Integer maxWindow,
+                            Integer maxConnections, TimeSpan ackInterval, ByteSize receiveBuffer, TlsConfig tls) {
+        this(name, bind, format, maxMessageSize, maxWindow, maxConnections, ackInterval, receiveBuffer, tls, false);
+    }
 
     public RelpSourceConfig {
         if (bind != null) {

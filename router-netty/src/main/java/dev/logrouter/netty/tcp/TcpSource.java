@@ -6,6 +6,7 @@ import dev.logrouter.netty.HostPort;
 import dev.logrouter.netty.NettyTransport;
 import dev.logrouter.netty.Peer;
 import dev.logrouter.netty.RingPublisher;
+import dev.logrouter.netty.proxy.ProxyProtocol;
 import dev.logrouter.netty.tls.ServerTls;
 import dev.logrouter.netty.tls.TlsCounters;
 import dev.logrouter.netty.tls.TlsPeerHandler;
@@ -23,10 +24,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A syslog TCP listener, plaintext or TLS (RFC 5425); its connections are {@link StreamConnections}. Each connection
- * gets {@link ConnectionLimiter} → with
- * TLS, an {@code SslHandler} from {@link ServerTls} and a {@link TlsPeerHandler} → a frame decoder ({@link FramingDetector}, {@link OctetCountingFrameDecoder} or
- * {@link LineFrameDecoder}) → {@link TcpPublishHandler} (which also applies {@code idle-timeout}). With TLS it also checks the certificate files for
- * changes every {@code reload-interval} and offers the JMX operation {@code reloadTls}.
+ * gets {@link ConnectionLimiter} → with {@code proxy-protocol}, the PROXY header's decoder and reader
+ * ({@link ProxyProtocol}) → with TLS, an {@code SslHandler} from {@link ServerTls} and a {@link TlsPeerHandler} → a
+ * frame decoder ({@link FramingDetector}, {@link OctetCountingFrameDecoder} or {@link LineFrameDecoder}) →
+ * {@link TcpPublishHandler} (which also applies {@code idle-timeout}). With TLS it also checks the certificate files
+ * for changes every {@code reload-interval} and offers the JMX operation {@code reloadTls}.
  *
  * <p>Threads: lifecycle on the controlling thread; connections on the shared event loops; the reload check
  * on Netty's global executor thread; {@code reloadTls} on a JMX thread.
@@ -40,6 +42,8 @@ public final class TcpSource implements Source {
     private final StreamConnections connections;
     private final ServerTls tls;
     private final TlsCounters tlsCounters;
+    /** {@code proxy-protocol: true}; null without. */
+    private final ProxyProtocol proxy;
     private ScheduledFuture<?> reloadCheck;
     private Channel server;
 
@@ -49,6 +53,7 @@ public final class TcpSource implements Source {
         this.connections = new StreamConnections("TCP", cfg.maxConnections(), cfg.maxConnectionsPerIp(), cfg.framing(),
                 false, cfg.maxMessageSize().intBytes(), cfg.idleTimeout().nanos(), cfg.drainTimeout().nanos(), publisher,
                 metrics);
+        this.proxy = Boolean.TRUE.equals(cfg.proxyProtocol()) ? new ProxyProtocol(cfg.name(), metrics) : null;
         if (cfg.tls() != null) {
             this.tls = new ServerTls(cfg.tls());
             this.tlsCounters = new TlsCounters(metrics, tls);
@@ -78,6 +83,9 @@ public final class TcpSource implements Source {
                     protected void initChannel(Channel ch) {
                         Peer peer = new Peer();
                         connections.initConnection(ch, peer, p -> {
+                            if (proxy != null) { // in clear, before TLS: a TCP-mode load balancer writes it first
+                                proxy.addTo(p, peer);
+                            }
                             if (tls != null) {
                                 p.addLast("tls", tls.newHandler(ch.alloc()));
                                 p.addLast("tls-peer", new TlsPeerHandler(tlsCounters, peer));

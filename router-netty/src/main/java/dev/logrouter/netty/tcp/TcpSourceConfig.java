@@ -59,7 +59,22 @@ public record TcpSourceConfig(
         TimeSpan drainTimeout,
         @Option(doc = "Syslog over TLS (RFC 5425): see sources[] type: tcp .tls. Absent = plaintext.",
                 defaultValue = Option.NONE)
-        TlsConfig tls) implements SourceConfig {
+        TlsConfig tls,
+        @Option(doc = "Each connection starts with a PROXY protocol header (v1 or v2, as HAProxy's send-proxy, "
+                + "nginx's proxy_protocol or an AWS NLB write it; before TLS): the sender address it names is the "
+                + "connection's (SOURCEIP, and HOST when a message names none). A connection without a valid header "
+                + "is closed and counted (proxyErrors); LOCAL and UNKNOWN keep the connection's own address. Only "
+                + "behind a trusted load balancer: whoever can connect can claim any address.",
+                defaultValue = "false")
+        Boolean proxyProtocol) implements SourceConfig {
+
+    /** Without {@code proxy-protocol}. */
+    public TcpSourceConfig(String name, String bind, Framing framing, SyslogFormat format, ByteSize maxMessageSize,
+                           Integer maxConnections, Integer maxConnectionsPerIp, TimeSpan idleTimeout,
+                           ByteSize receiveBuffer, Integer listenBacklog, TimeSpan drainTimeout, TlsConfig tls) {
+        this(name, bind, framing, format, maxMessageSize, maxConnections, maxConnectionsPerIp, idleTimeout,
+                receiveBuffer, listenBacklog, drainTimeout, tls, false);
+    }
 
     public TcpSourceConfig {
         if (bind != null) {
