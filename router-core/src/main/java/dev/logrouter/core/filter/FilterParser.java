@@ -42,7 +42,8 @@ import java.util.TreeSet;
 final class FilterParser {
 
     private static final String FUNCTIONS = "facility(), level()/priority()/severity(), program(), host(), "
-            + "message(), source(), match(), tags(), filter(), exists(), netmask(), netmask6(), in-list(), rate-limit()";
+            + "message(), source(), match(), tags(), filter(), exists(), netmask(), netmask6(), in-list(), "
+            + "rate-limit()";
 
     private final List<Token> tokens;
     private final Map<String, String> named;

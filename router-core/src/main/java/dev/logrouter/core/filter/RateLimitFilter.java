@@ -21,11 +21,11 @@ final class RateLimitFilter implements FilterNode {
 
     /** Name and description of the counters, in the metric group of the route. */
     static final String PASSED = "rateLimitPassed";
-    static final String PASSED_DOC = "Messages a rate-limit() filter of this route let through (the key's bucket "
-            + "had a token).";
+    static final String PASSED_DOC = "Messages that found a token in their key's bucket of a rate-limit() in "
+            + "this route's filter.";
     static final String REJECTED = "rateLimitRejected";
-    static final String REJECTED_DOC = "Messages a rate-limit() filter of this route did not match (the key's "
-            + "bucket was empty).";
+    static final String REJECTED_DOC = "Messages that found their key's bucket of a rate-limit() in this route's "
+            + "filter empty (rate-limit() did not match).";
     static final String OVERFLOW = "rateLimitOverflow";
     static final String OVERFLOW_DOC = "Messages whose rate-limit() key found the key table full (max-keys) and "
             + "shared the overflow bucket.";
