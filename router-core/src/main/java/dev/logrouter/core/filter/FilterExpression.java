@@ -2,6 +2,7 @@ package dev.logrouter.core.filter;
 
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.util.Clock;
 
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -13,7 +14,9 @@ import java.util.Map;
  * {@code host()}, {@code message()}, {@code source()}, {@code match()}, {@code tags()}, {@code filter()}
  * (a named filter from the {@code filters:} section), comparisons of templates ({@code "${.json.status}" >= "500"},
  * {@code "${HOST}" eq "web1"}), the logrouter extension {@code exists()}, and {@code and}, {@code or},
- * {@code not} and parentheses (precedence {@code not} &gt; {@code and} &gt; {@code or}). See
+ * {@code not} and parentheses (precedence {@code not} &gt; {@code and} &gt; {@code or}), the sender tests
+ * {@code netmask()} and {@code netmask6()}, {@code in-list()} (a value is one of the lines of a file, read here)
+ * and {@code rate-limit()} (a token bucket per key, shared by every filter made from this expression). See
  * {@code docs/configuration/filters.md} for every function and where it differs from syslog-ng.
  *
  * <p>Regexes are compiled here, once; per-thread {@link Filter}s ({@link #newFilter()}) reuse their matchers and
@@ -22,8 +25,9 @@ import java.util.Map;
  * moves the {@value #BUDGET_COUNTER} counter of the metric group given to {@link #compile(String, Map,
  * MetricGroup, ZoneId)}.
  *
- * <p>Threads: compiled on the configuring thread, immutable afterwards; {@link #newFilter()} may be called from
- * any thread, and each filter it returns belongs to the thread that uses it.
+ * <p>Threads: compiled on the configuring thread, immutable afterwards (but for the thread-safe buckets of
+ * {@code rate-limit()}); {@link #newFilter()} may be called from any thread, and each filter it returns belongs to
+ * the thread that uses it.
  */
 public final class FilterExpression {
 
@@ -65,13 +69,23 @@ public final class FilterExpression {
      */
     public static FilterExpression compile(String text, Map<String, String> namedFilters, MetricGroup metrics,
                                            ZoneId zone) {
+        return compile(text, namedFilters, metrics, zone, Clock.SYSTEM);
+    }
+
+    /**
+     * As {@link #compile(String, Map, MetricGroup, ZoneId)}, with the clock that refills the token buckets of
+     * {@code rate-limit()} (whose counters are declared in {@code metrics} too).
+     */
+    public static FilterExpression compile(String text, Map<String, String> namedFilters, MetricGroup metrics,
+                                           ZoneId zone, Clock clock) {
         if (text == null) {
             throw new IllegalArgumentException("no filter expression");
         }
         Counter counter = metrics.counter(BUDGET_COUNTER, BUDGET_COUNTER_DOC);
         FilterNode root;
         try {
-            root = FilterParser.parse(text, namedFilters == null ? Map.of() : namedFilters, zone, counter);
+            root = FilterParser.parse(text, namedFilters == null ? Map.of() : namedFilters, zone, counter, metrics,
+                    clock);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + " (in filter expression: " + text + ")", e);
         }
@@ -81,6 +95,11 @@ public final class FilterExpression {
     /** A new filter for one thread (a parse worker): it owns its regex matchers and scratch buffers. */
     public Filter newFilter() {
         return root.newFilter();
+    }
+
+    /** The compiled tree (tests). */
+    FilterNode root() {
+        return root;
     }
 
     /** The expression as configured. */

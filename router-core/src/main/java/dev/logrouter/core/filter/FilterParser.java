@@ -6,7 +6,10 @@ import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.filter.FilterLexer.Kind;
 import dev.logrouter.core.filter.FilterLexer.Token;
 import dev.logrouter.core.metrics.Counter;
+import dev.logrouter.core.metrics.MetricGroup;
+import dev.logrouter.core.util.Clock;
 
+import java.io.IOException;
 import java.time.ZoneId;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -39,7 +42,8 @@ import java.util.TreeSet;
 final class FilterParser {
 
     private static final String FUNCTIONS = "facility(), level()/priority()/severity(), program(), host(), "
-            + "message(), source(), match(), tags(), filter(), exists()";
+            + "message(), source(), match(), tags(), filter(), exists(), netmask(), netmask6(), in-list(), "
+            + "rate-limit()";
 
     private final List<Token> tokens;
     private final Map<String, String> named;
@@ -47,21 +51,31 @@ final class FilterParser {
     private final Map<String, FilterNode> compiled;
     private final ZoneId zone;
     private final Counter budgetExceeded;
+    private final MetricGroup metrics;
+    private final Clock clock;
     private int pos;
 
     private FilterParser(String text, Map<String, String> named, Deque<String> compiling,
-                         Map<String, FilterNode> compiled, ZoneId zone, Counter budgetExceeded) {
+                         Map<String, FilterNode> compiled, ZoneId zone, Counter budgetExceeded, MetricGroup metrics,
+                         Clock clock) {
         this.tokens = FilterLexer.tokenize(text);
         this.named = named;
         this.compiling = compiling;
         this.compiled = compiled;
         this.zone = zone;
         this.budgetExceeded = budgetExceeded;
+        this.metrics = metrics;
+        this.clock = clock;
     }
 
-    /** Parses a whole expression; {@code named} holds the {@code filters:} section for {@code filter(name)}. */
-    static FilterNode parse(String text, Map<String, String> named, ZoneId zone, Counter budgetExceeded) {
-        return new FilterParser(text, named, new ArrayDeque<>(), new HashMap<>(), zone, budgetExceeded).parseAll();
+    /**
+     * Parses a whole expression; {@code named} holds the {@code filters:} section for {@code filter(name)};
+     * {@code metrics} receives the counters of rate limits, whose buckets refill by {@code clock}.
+     */
+    static FilterNode parse(String text, Map<String, String> named, ZoneId zone, Counter budgetExceeded,
+                            MetricGroup metrics, Clock clock) {
+        return new FilterParser(text, named, new ArrayDeque<>(), new HashMap<>(), zone, budgetExceeded, metrics,
+                clock).parseAll();
     }
 
     private FilterNode parseAll() {
@@ -297,11 +311,15 @@ final class FilterParser {
                 break;
             case "netmask":
             case "netmask6":
+                node = netmask(fn, open);
+                break;
             case "in-list":
+                node = inList(open);
+                break;
             case "rate-limit":
             case "throttle":
-                throw FilterExpression.error(nameTok.column(), fn + "() is not supported by logrouter yet",
-                        "use host()/match() on ${SOURCEIP} or a comparison instead");
+                node = rateLimit(fn, open);
+                break;
             default:
                 throw FilterExpression.error(nameTok.column(), "unknown filter function '" + nameTok.text() + "'",
                         "use one of " + FUNCTIONS);
@@ -506,6 +524,126 @@ final class FilterParser {
         }
     }
 
+    private FilterNode netmask(String fn, Token open) {
+        Token t = value(fn, open, "a network such as " + (fn.equals("netmask") ? "\"10.0.0.0/8\"" : "\"fd00::/8\""));
+        close(fn, open);
+        int column = t.kind() == Kind.STRING ? t.contentColumn() : t.column();
+        return fn.equals("netmask") ? NetmaskFilter.ipv4(t.text(), column) : NetmaskFilter.ipv6(t.text(), column);
+    }
+
+    private FilterNode inList(Token open) {
+        Token file = value("in-list", open, "the path of the list file");
+        if (file.text().isEmpty()) {
+            throw FilterExpression.error(file.column(), "in-list() needs the path of a file",
+                    "e.g. in-list(\"/etc/logrouter/hosts.list\", value(\"HOST\"))");
+        }
+        Token name;
+        if (peek().kind() == Kind.WORD && peek().isWord("value") && peekAt(1).kind() == Kind.LPAREN) {
+            next();
+            Token valueOpen = next();
+            name = value("value", valueOpen, "a value name");
+            close("value", valueOpen);
+        } else if (peek().kind() == Kind.RPAREN || peek().kind() == Kind.END) {
+            throw FilterExpression.error(peek().column(), "in-list() needs the value to look up after the file",
+                    "e.g. in-list(\"" + file.text() + "\", value(\"HOST\"))");
+        } else {
+            name = value("in-list", open, "value(\"NAME\")");
+        }
+        close("in-list", open);
+        ValueRef ref;
+        try {
+            if (name.text().startsWith("(") || name.text().indexOf('$', 1) >= 0) {
+                throw new IllegalArgumentException("value() names one value, not a template");
+            }
+            ref = ValueRef.named(name.text(), zone);
+        } catch (IllegalArgumentException e) {
+            throw FilterExpression.error(name.column(), "bad in-list() value: " + e.getMessage(),
+                    "write value(\"HOST\") or value(\".json.user\")");
+        }
+        try {
+            return InListFilter.load(file.text(), ref);
+        } catch (IOException | RuntimeException e) {
+            String why = e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            throw FilterExpression.error(file.kind() == Kind.STRING ? file.contentColumn() : file.column(),
+                    "in-list(): cannot read the list file '" + file.text() + "' (" + why + ")",
+                    "create the file (one value per line), or fix the path (relative paths start at the working "
+                            + "directory)");
+        }
+    }
+
+    private FilterNode rateLimit(String fn, Token open) {
+        ValueRef key = null;
+        String keyText = null;
+        long rate = 0;
+        long maxKeys = RateLimitFilter.DEFAULT_MAX_KEYS;
+        while (peek().kind() != Kind.RPAREN) {
+            if (peek().kind() == Kind.END) {
+                throw FilterExpression.error(peek().column(), "missing ')' for " + fn + "( at column "
+                        + open.column(), "close the parenthesis");
+            }
+            Token opt = next();
+            if (opt.kind() != Kind.WORD || peek().kind() != Kind.LPAREN) {
+                throw FilterExpression.error(opt.column(), "unexpected " + opt.describe() + " in " + fn + "()",
+                        "options are written name(value): key(), rate(), max-keys(); close with ')'");
+            }
+            Token optOpen = next();
+            String name = opt.text().toLowerCase(Locale.ROOT).replace('_', '-');
+            switch (name) {
+                case "key":
+                case "template": {
+                    Token v = value(name, optOpen, "a template");
+                    try {
+                        key = ValueRef.template(v.text(), zone);
+                        keyText = v.text();
+                    } catch (IllegalArgumentException e) {
+                        throw FilterExpression.error(v.column(), "bad " + name + "(): " + e.getMessage(),
+                                "write key(\"${HOST}\") or key(\"${HOST}/${PROGRAM}\")");
+                    }
+                    close(name, optOpen);
+                    break;
+                }
+                case "rate":
+                    rate = positive(name, optOpen, "messages per second, e.g. rate(1000)");
+                    break;
+                case "max-keys":
+                    maxKeys = positive(name, optOpen, "the most keys with their own bucket, e.g. max-keys(10000)");
+                    break;
+                default:
+                    throw FilterExpression.error(opt.column(), "unknown option '" + opt.text() + "' of " + fn + "()",
+                            "use key(), rate(), max-keys()");
+            }
+        }
+        if (rate == 0) {
+            throw FilterExpression.error(peek().column(), fn + "() needs rate(N), the messages per second per key",
+                    "e.g. " + fn + "(key(\"${HOST}\") rate(1000))");
+        }
+        next();
+        RateLimitTable table = new RateLimitTable((int) rate, (int) maxKeys, clock,
+                metrics.counter(RateLimitFilter.PASSED, RateLimitFilter.PASSED_DOC),
+                metrics.counter(RateLimitFilter.REJECTED, RateLimitFilter.REJECTED_DOC),
+                metrics.counter(RateLimitFilter.OVERFLOW, RateLimitFilter.OVERFLOW_DOC));
+        return new RateLimitFilter(key, keyText, (int) rate, (int) maxKeys, table);
+    }
+
+    /** A positive integer option value (at most {@link Integer#MAX_VALUE}), closing the option. */
+    private long positive(String option, Token optOpen, String what) {
+        Token v = value(option, optOpen, what);
+        String s = v.text();
+        boolean digits = !s.isEmpty() && s.length() <= 10;
+        for (int i = 0; i < s.length() && digits; i++) {
+            digits = s.charAt(i) >= '0' && s.charAt(i) <= '9';
+        }
+        long n = digits ? Long.parseLong(s) : -1;
+        if (n <= 0 || n > Integer.MAX_VALUE) {
+            throw FilterExpression.error(v.column(), option + "() must be a whole number from 1 to "
+                    + Integer.MAX_VALUE + ", found '" + s + "'", what);
+        }
+        close(option, optOpen);
+        return n;
+    }
+
     private FilterNode reference(Token open) {
         Token t = value("filter", open, "the name of a filter under filters:");
         close("filter", open);
@@ -529,7 +667,8 @@ final class FilterParser {
         compiling.push(name);
         FilterNode node;
         try {
-            node = new FilterParser(text, named, compiling, compiled, zone, budgetExceeded).parseAll();
+            node = new FilterParser(text, named, compiling, compiled, zone, budgetExceeded, metrics, clock)
+                    .parseAll();
         } catch (IllegalArgumentException e) {
             throw FilterExpression.error(t.column(), "in filters." + name + ": " + e.getMessage(), null);
         } finally {

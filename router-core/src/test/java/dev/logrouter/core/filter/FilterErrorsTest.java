@@ -54,7 +54,6 @@ class FilterErrorsTest {
         fails("match(\"x\" colour(red))", "column 11:", "unknown option 'colour' of match()");
         fails("tags()", "column 5:", "tags() needs at least one tag name");
         fails("exists(\"a\" \"b\")", "column 12:", "expected ')' to close exists(");
-        fails("netmask(\"10.0.0.0/8\")", "column 1:", "netmask() is not supported");
     }
 
     @Test
