@@ -82,6 +82,8 @@ public final class Router {
     private final dev.logrouter.core.metrics.Counter reloads;
     private final dev.logrouter.core.metrics.Counter reloadsRefused;
     private volatile String lastReload = "";
+    /** How long a reload's switch may wait for a ring slot, then for every sink (tests shorten it). */
+    private volatile long switchTimeoutSeconds = STOP_TIMEOUT_SECONDS;
     private boolean started;
     private boolean stopped;
     /** STARTING, RUNNING or STOPPING (DEGRADED is derived from the sinks when read). */
@@ -301,13 +303,14 @@ public final class Router {
      *   <li>refused, with the running configuration going on, when it changes what needs a restart ({@code
      *       pipeline}, {@code monitoring}, {@code journal}, the PatternDB correlation stage) or a component cannot be
      *       built;</li>
-     *   <li>sources that are removed or changed stop accepting, their open connections finish (as at a stop) and what
-     *       they read reaches the ring; sources whose options are unchanged keep their sockets and connections;</li>
      *   <li>added sinks join the ring; then one control carrier goes through it: the parse workers take the new routes
      *       (filters, parsers, rewrites, PatternDB) there, removed sinks flush and close there, changed sinks flush,
-     *       close and start with their new options there (a journaled one reopens its journal, backlog included);</li>
-     *   <li>removed and changed sources close once the sinks made what they read durable; added and changed sources
-     *       bind and start.</li>
+     *       close and start with their new options there (a journaled one reopens its journal, backlog included);
+     *       a ring that stays full (a sink retrying) refuses the reload before anything changed;</li>
+     *   <li>sources that are removed or changed stop accepting, their open connections finish (as at a stop) and what
+     *       they read reaches the ring (routed by the new routes); they close once the sinks made it durable;
+     *       sources whose options are unchanged keep their sockets and connections;</li>
+     *   <li>added and changed sources bind and start.</li>
      * </ol>
      * Any thread (serialised with start and stop).
      */
@@ -321,7 +324,10 @@ public final class Router {
         }
         long t0 = System.nanoTime();
         RouterConfig old = cfg;
-        Map<String, SourceConfig> oldSources = byName(old.sources(), SourceConfig::name);
+        // a source that failed to start at an earlier reload is not running: it counts as added again
+        Map<String, SourceConfig> oldSources = byName(old.sources().stream()
+                .filter(sc -> sources.stream().anyMatch(src -> src.name().equals(sc.name()))).toList(),
+                SourceConfig::name);
         Map<String, SourceConfig> newSources = byName(next.sources(), SourceConfig::name);
         Map<String, SinkConfig> oldSinks = byName(old.sinks(), SinkConfig::name);
         Map<String, SinkConfig> newSinks = byName(next.sinks(), SinkConfig::name);
@@ -374,7 +380,49 @@ public final class Router {
             return refused(e.getMessage());
         }
 
-        // 1. sources that go away or change stop accepting; what they read reaches the ring
+        // 1. new sinks join the ring; 2. the carrier: new routes, sinks stop or restart, between two messages
+        Map<String, dev.logrouter.core.pipeline.SinkHandler> joined = new java.util.LinkedHashMap<>();
+        for (String n : addedSinks) {
+            joined.put(n, pipeline.addSink(built.get(n), nextSinkIds.get(n)));
+        }
+        Map<String, SinkBinding> replaced = new java.util.HashMap<>();
+        for (String n : changedSinks) {
+            replaced.put(n, built.get(n));
+        }
+        Reconfiguration plan = new Reconfiguration(parsers, serialRouting, replaced, java.util.Set.copyOf(removedSinks));
+        Pipeline.Reconfigured outcome;
+        try {
+            outcome = pipeline.reconfigure(plan, switchTimeoutSeconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            outcome = Pipeline.Reconfigured.PENDING;
+        }
+        if (outcome == Pipeline.Reconfigured.NOT_PUBLISHED) {
+            try {
+                for (var h : joined.values()) {
+                    pipeline.removeSink(h);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            for (String n : changedSinks) {
+                closeQuietly(built.get(n));
+            }
+            for (String n : addedSinks) {
+                removeGroup("Sink", n);
+            }
+            return refused("the ring stayed full for " + switchTimeoutSeconds + " s (" + degradedBy()
+                    + "): nothing was applied");
+        }
+        cfg = next;
+        pdb = nextPdb;
+        sinkIds.clear();
+        sinkIds.putAll(nextSinkIds);
+        sourceIds.clear();
+        sourceIds.putAll(nextSourceIds);
+        // 3. sources that go away or change stop accepting; their open connections finish and what they read
+        // reaches the ring (after the carrier: the new routes take it); they close once the sinks made it durable
+        // (a Kafka source commits it)
         List<Source> stopping = new ArrayList<>();
         for (Source src : sources) {
             if (removedSources.contains(src.name()) || changedSources.contains(src.name())) {
@@ -392,49 +440,31 @@ public final class Router {
                 Thread.currentThread().interrupt();
             }
         }
-        // 2. new sinks join the ring; 3. the carrier: new routes, sinks stop or restart, between two messages
-        for (String n : addedSinks) {
-            pipeline.addSink(built.get(n), nextSinkIds.get(n));
-        }
-        Map<String, SinkBinding> replaced = new java.util.HashMap<>();
-        for (String n : changedSinks) {
-            replaced.put(n, built.get(n));
-        }
-        Reconfiguration plan = new Reconfiguration(parsers, serialRouting, replaced, java.util.Set.copyOf(removedSinks));
-        boolean applied;
-        try {
-            applied = pipeline.reconfigure(plan, STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            applied = false;
-        }
-        long carrierPassed = pipeline.ring().getCursor();
-        cfg = next;
-        pdb = nextPdb;
-        sinkIds.clear();
-        sinkIds.putAll(nextSinkIds);
-        sourceIds.clear();
-        sourceIds.putAll(nextSourceIds);
-        // 4. the stopped sources close once what they read is durable (a Kafka source commits it); new ones start
+        long published = pipeline.ring().getCursor();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS);
-        while (!stopping.isEmpty() && pipeline.completedSequence() < carrierPassed
-                && System.nanoTime() - deadline < 0) {
+        while (!stopping.isEmpty() && pipeline.completedSequence() < published && System.nanoTime() - deadline < 0
+                && !Thread.currentThread().isInterrupted()) {
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }
         for (Source src : stopping) {
             src.close();
             sources.remove(src);
         }
+        // 4. added and changed sources bind and start
         List<String> failed = new ArrayList<>();
         for (SourceConfig sc : next.sources()) {
             if (addedSources.contains(sc.name()) || changedSources.contains(sc.name())) {
+                Source src = null;
                 try {
-                    Source src = sc.create(new SourceContext(sc.name(), nextSourceIds.get(sc.name()),
+                    src = sc.create(new SourceContext(sc.name(), nextSourceIds.get(sc.name()),
                             next.pipeline().zone(), metrics.group("Source", sc.name()), pipeline.ring(),
                             pipeline::completedSequence, next.pipeline().ioThreads(), shared));
                     src.start();
                     sources.add(src);
                 } catch (Exception e) {
+                    if (src != null) {
+                        src.close(); // what it bound or started; the next reload tries it again (not running)
+                    }
                     failed.add("source " + sc.name() + " did not start: " + e.getMessage());
                     LOG.log(System.Logger.Level.ERROR, "reload: source " + sc.name() + " did not start: " + e);
                 }
@@ -444,7 +474,9 @@ public final class Router {
             removeGroup("Source", n);
         }
         for (String n : removedSinks) {
-            removeGroup("Sink", n);
+            if (outcome == Pipeline.Reconfigured.APPLIED) { // else the sink runs until it reaches the switch
+                removeGroup("Sink", n);
+            }
         }
         for (var r : old.routes()) {
             if (next.routes().stream().noneMatch(x -> x.name().equals(r.name()))) {
@@ -457,15 +489,20 @@ public final class Router {
             failed.add("JMX registration: " + e.getMessage());
         }
         reloads.inc();
-        String what = "reloaded in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms: sources "
+        String what = (failed.isEmpty() ? "reloaded in " : "partly reloaded in ") + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms: sources "
                 + summary(addedSources, changedSources, removedSources) + ", sinks "
                 + summary(addedSinks, changedSinks, removedSinks) + ", " + next.routes().size() + " route(s)"
-                + (applied ? "" : "; the ring did not pass the reload within " + STOP_TIMEOUT_SECONDS
-                        + " s (a sink is retrying): the new routes apply when it does")
+                + (outcome == Pipeline.Reconfigured.APPLIED ? "" : "; a sink did not reach the switch within "
+                        + switchTimeoutSeconds + " s (" + degradedBy() + "): it applies it when it gets there")
                 + (failed.isEmpty() ? "" : "; " + String.join("; ", failed));
         lastReload = what;
-        LOG.log(failed.isEmpty() && applied ? System.Logger.Level.INFO : System.Logger.Level.ERROR, what);
+        LOG.log(failed.isEmpty() && outcome == Pipeline.Reconfigured.APPLIED ? System.Logger.Level.INFO : System.Logger.Level.ERROR, what);
         return what;
+    }
+
+    /** Shortens how long a reload's switch waits for the ring (tests). */
+    void switchTimeout(long seconds) {
+        switchTimeoutSeconds = seconds;
     }
 
     /** SIGUSR1, JMX {@code reopen}, {@code logrouter reopen}: every sink reopens its files after its batch. */

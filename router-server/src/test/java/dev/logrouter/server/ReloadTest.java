@@ -250,4 +250,65 @@ class ReloadTest {
             router.stop();
         }
     }
+
+    @Test
+    void aSinkRetryingAFailureTakesTheSwitchWhenItRecovers() throws Exception {
+        Path blocker = dir.resolve("blocker");
+        Files.writeString(blocker, "not a directory");
+        String start = """
+                sources:
+                  - {name: net, type: tcp, bind: "127.0.0.1:0"}
+                pipeline: {ring-size: 64}
+                routes:
+                  - {name: r-all, to: [all, broken]}
+                sinks:
+                  - {name: all, type: file, path: "%s", template: "${MSG}\\n"}
+                  - {name: broken, type: file, path: "%s", template: "${MSG}\\n"}
+                """.formatted(dir.resolve("all.log"), blocker.resolve("x.log"));
+        Router router = TestClient.startRouter(start);
+        router.switchTimeout(2);
+        try {
+            StringBuilder burst = new StringBuilder();
+            for (int i = 0; i < 500; i++) {
+                burst.append("<13>Mar  1 10:00:00 host app: n=").append(i).append('\n');
+            }
+            String address = router.boundAddress("net");
+            Thread sender = new Thread(() -> {
+                try {
+                    TestClient.sendTcp(address, burst.toString());
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            sender.start();
+            // the broken sink retries its first event: the ring fills until the source pauses reading
+            assertThat(TestClient.await(() -> router.pipeline().ring().remainingCapacity() <= 16, 30_000)).isTrue();
+            String added = start.replace("to: [all, broken]}", "to: [all, broken, extra]}")
+                    + "  - {name: extra, type: file, path: \"" + dir.resolve("extra.log") + "\", template: \"${MSG}\\n\"}\n";
+            String answer = router.reload(load(added));
+            assertThat(answer).startsWith("reloaded").contains("sinks +[extra]")
+                    .contains("a sink did not reach the switch within 2 s (sink broken:");
+            // the cause goes away: the sink recovers and takes the switch; nothing was lost on the way
+            Files.delete(blocker);
+            Files.createDirectory(blocker);
+            sender.join();
+            assertThat(TestClient.await(() -> TestClient.textLines(blocker.resolve("x.log")).size() == 500, 60_000))
+                    .isTrue();
+            TestClient.sendTcp(address, "<13>Mar  1 10:00:00 host app: after\n");
+            assertThat(TestClient.await(() -> TestClient.textLines(blocker.resolve("x.log")).size() == 501, 30_000))
+                    .isTrue();
+            List<String> all = TestClient.textLines(dir.resolve("all.log"));
+            assertThat(all).hasSize(501);
+            // extra: the messages read after the switch (those the paused source still had to read), then "after"
+            List<String> extra = TestClient.textLines(dir.resolve("extra.log"));
+            assertThat(extra).isNotEmpty().endsWith("after");
+            assertThat(extra).isEqualTo(all.subList(all.size() - extra.size(), all.size()));
+            // and a later reload sweeps nothing stale: it removes extra at once
+            assertThat(router.reload(load(start))).startsWith("reloaded").contains("-[extra]")
+                    .doesNotContain("did not reach");
+            assertThat(router.pipeline().sinkHandlers()).extracting(h -> h.name()).containsExactly("all", "broken");
+        } finally {
+            router.stop();
+        }
+    }
 }

@@ -485,7 +485,6 @@ public final class JournaledSink implements Sink {
         }
     }
 
-    /** The delivery thread: journal → destination, acknowledging what was taken. */
     /**
      * The operator's reopen (SIGUSR1): the delivery thread reopens the delivery's files between two batches. Called on
      * the sink thread.
@@ -499,6 +498,7 @@ public final class JournaledSink implements Sink {
         }
     }
 
+    /** The delivery thread: journal → destination, acknowledging what was taken. */
     private void deliverLoop() {
         Batch batch = new Batch();
         long stopDeadline = 0;
@@ -526,9 +526,9 @@ public final class JournaledSink implements Sink {
                     delivery.start();
                     deliveryStarted = true;
                 }
-                if (filesReopenRequested && batch.count == 0) {
-                    filesReopenRequested = false; // between two batches: nothing pending in the delivery
+                if (filesReopenRequested && batch.count == 0) { // between two batches: nothing pending
                     delivery.reopenFiles();
+                    filesReopenRequested = false;
                 }
                 if (!batch.sent) {
                     if (!batch.polled) {

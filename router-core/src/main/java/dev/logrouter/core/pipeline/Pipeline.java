@@ -185,15 +185,27 @@ public final class Pipeline {
         }
     }
 
+    /** What {@link #reconfigure} achieved. */
+    public enum Reconfigured {
+        /** The ring had no free slot for the carrier before the deadline: nothing was applied. */
+        NOT_PUBLISHED,
+        /**
+         * The carrier is in the ring but a sink did not reach it in time (it is retrying a failure): every stage
+         * applies it when it gets there; a removed sink's handler is taken off the ring at a later reconfiguration or
+         * the stop.
+         */
+        PENDING,
+        /** Every stage applied it; the removed sinks' handlers are gone. */
+        APPLIED
+    }
+
     /**
      * Applies {@code r} between two messages: publishes one control carrier (waiting for a free slot up to the
      * deadline), waits until every sink handled it (the removed sinks flushed and closed there, the replaced ones
-     * restarted), then stops the removed sinks' handlers and takes them off the ring. Returns false when the carrier
-     * found no slot or was not handled within {@code timeout} (a sink retrying a failure holds the ring): the
-     * carrier, once published, is applied whenever it is reached, and removed sinks stay until then. Called by the
-     * thread that reconfigures, never concurrently with itself or {@link #drainAndStop}.
+     * restarted), then stops the removed sinks' handlers and takes them off the ring. Called by the thread that
+     * reconfigures, never concurrently with itself or {@link #drainAndStop}.
      */
-    public boolean reconfigure(Reconfiguration r, long timeout, TimeUnit unit) throws InterruptedException {
+    public Reconfigured reconfigure(Reconfiguration r, long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         RingBuffer<LogEvent> ring = disruptor.getRingBuffer();
         long seq;
@@ -203,7 +215,10 @@ public final class Pipeline {
                 break;
             } catch (com.lmax.disruptor.InsufficientCapacityException full) {
                 if (System.nanoTime() - deadline >= 0) {
-                    return false;
+                    return Reconfigured.NOT_PUBLISHED;
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
@@ -212,10 +227,12 @@ public final class Pipeline {
         carrier.clear();
         carrier.setControl(r);
         ring.publish(seq);
+        boolean passed = true;
         for (SinkStage s : sinkStages) {
             while (s.processor.getSequence().get() < seq) {
                 if (System.nanoTime() - deadline >= 0) {
-                    return false;
+                    passed = false;
+                    break;
                 }
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
@@ -223,18 +240,39 @@ public final class Pipeline {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
         }
+        removeRetired();
+        return passed ? Reconfigured.APPLIED : Reconfigured.PENDING;
+    }
+
+    /** Stops the handlers of the sinks a reload removed that have reached its carrier, and takes them off the ring. */
+    private void removeRetired() throws InterruptedException {
         for (SinkStage s : sinkStages) {
-            if (r.removedSinks().contains(s.handler.name())) {
-                s.processor.halt();
-                if (s.thread != null) {
-                    s.thread.join(TimeUnit.SECONDS.toMillis(10));
-                    threads.remove(s.thread);
-                }
-                ring.removeGatingSequence(s.processor.getSequence());
-                sinkStages.remove(s);
+            if (s.handler.retired()) {
+                remove(s);
             }
         }
-        return true;
+    }
+
+    private void remove(SinkStage s) throws InterruptedException {
+        s.processor.halt();
+        if (s.thread != null) {
+            s.thread.join(TimeUnit.SECONDS.toMillis(10));
+            threads.remove(s.thread);
+        }
+        disruptor.getRingBuffer().removeGatingSequence(s.processor.getSequence());
+        sinkStages.remove(s);
+    }
+
+    /**
+     * Takes a sink {@link #addSink added} for a reconfiguration that could not be applied off the ring again (no
+     * message selected it: none was routed by the new routes); its handler closes the sink as at a stop.
+     */
+    public void removeSink(SinkHandler h) throws InterruptedException {
+        for (SinkStage s : sinkStages) {
+            if (s.handler == h) {
+                remove(s);
+            }
+        }
     }
 
     /** Asks every sink to close and reopen its files after its current batch (SIGUSR1). Any thread. */
@@ -299,7 +337,9 @@ public final class Pipeline {
     public long completedSequence() {
         long min = Long.MAX_VALUE;
         for (SinkStage s : sinkStages) {
-            min = Math.min(min, s.handler.durableSequence());
+            if (!s.handler.retired()) { // a removed sink flushed all it had at the reload
+                min = Math.min(min, s.handler.durableSequence());
+            }
         }
         if (min == Long.MAX_VALUE) {
             return disruptor.getRingBuffer().getMinimumGatingSequence();
@@ -307,10 +347,13 @@ public final class Pipeline {
         return min;
     }
 
+    /** The sinks' handlers (not those of sinks a reload removed). Any thread. */
     public List<SinkHandler> sinkHandlers() {
         List<SinkHandler> l = new ArrayList<>();
         for (SinkStage s : sinkStages) {
-            l.add(s.handler);
+            if (!s.handler.retired()) {
+                l.add(s.handler);
+            }
         }
         return l;
     }

@@ -60,7 +60,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     private final String name;
     private final long bit;
     /** The sink and its options: replaced by a reload that changed them, on this thread ({@link #reconfigure}). */
-    private Sink sink;
+    private volatile Sink sink; // volatile for abort(), from any thread; a plain load on the hot path (x86)
     private FlushPolicy policy;
     private final Clock clock;
     /** -1: retry forever; N >= 0: give an item up after N retries. */

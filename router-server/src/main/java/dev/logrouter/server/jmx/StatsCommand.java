@@ -41,6 +41,11 @@ public final class StatsCommand {
 
     /** How long connecting and reading may take before the router counts as unreachable. */
     static final long CONNECT_TIMEOUT_SECONDS = 15;
+    /**
+     * How long {@code reload} may take (a source's connections draining, the switch waiting behind a retrying sink:
+     * up to three times the router's 60 s stop timeout).
+     */
+    static final long OPERATION_TIMEOUT_SECONDS = 200;
     /** The JDK's JNDI factory for {@code rmi://} registries (module jdk.naming.rmi, found by ServiceLoader). */
     public static final String REGISTRY_CONTEXT_FACTORY = "com.sun.jndi.rmi.registry.RegistryContextFactory";
 
@@ -112,12 +117,12 @@ public final class StatsCommand {
             }
             JMXServiceURL url = jmx != null ? remoteUrl(jmx) : localUrl(pid);
             if (operation != null) {
-                String answer = call(url, user, password, tls, c -> String.valueOf(c.invoke(
+                String answer = call(url, user, password, tls, OPERATION_TIMEOUT_SECONDS, c -> String.valueOf(c.invoke(
                         dev.logrouter.core.metrics.MetricRegistry.objectName("Router", "main"), operation,
                         new Object[0], new String[0])));
                 out.println(answer);
                 out.flush();
-                return answer.startsWith("refused") ? 1 : 0;
+                return answer.startsWith("refused") || answer.startsWith("partly") ? 1 : 0;
             }
             stats = read(url, user, password, tls);
         } catch (IOException | JMException | RuntimeException e) {
@@ -164,7 +169,7 @@ public final class StatsCommand {
 
     /** Connects, reads every logrouter MBean and disconnects, all within {@link #CONNECT_TIMEOUT_SECONDS}. */
     static Stats read(JMXServiceURL url, String user, String password, boolean tls) throws IOException, JMException {
-        return call(url, user, password, tls, Stats::read);
+        return call(url, user, password, tls, CONNECT_TIMEOUT_SECONDS, Stats::read);
     }
 
     /** What is done over one JMX connection. */
@@ -172,9 +177,9 @@ public final class StatsCommand {
         T on(javax.management.MBeanServerConnection c) throws IOException, JMException;
     }
 
-    /** Connects, runs {@code what} and disconnects, all within {@link #CONNECT_TIMEOUT_SECONDS}. */
-    static <T> T call(JMXServiceURL url, String user, String password, boolean tls, JmxCall<T> what)
-            throws IOException, JMException {
+    /** Connects, runs {@code what} and disconnects, all within {@code timeoutSeconds}. */
+    static <T> T call(JMXServiceURL url, String user, String password, boolean tls, long timeoutSeconds,
+                      JmxCall<T> what) throws IOException, JMException {
         Map<String, Object> env = new HashMap<>();
         // the JDK's RMI registry context, whatever a jndi.properties on the class path names (Jetty ships one)
         env.put(javax.naming.Context.INITIAL_CONTEXT_FACTORY, REGISTRY_CONTEXT_FACTORY);
@@ -196,10 +201,10 @@ public final class StatsCommand {
                 }
             });
             try {
-                return f.get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                return f.get(timeoutSeconds, TimeUnit.SECONDS);
             } catch (TimeoutException e) {
                 f.cancel(true);
-                throw new IOException("no answer within " + CONNECT_TIMEOUT_SECONDS + " s from " + url);
+                throw new IOException("no answer within " + timeoutSeconds + " s from " + url);
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof IOException io) {
                     throw io;
