@@ -141,8 +141,9 @@ public final class Main {
         s.println("                 [--user USER [--password-file FILE]] [--tls]   (counters of a running router)");
         s.println("       java -jar logrouter.jar reload|reopen [--jmx HOST:PORT | --pid PID]   (as SIGHUP / SIGUSR1)");
         s.println("       java -jar logrouter.jar pdb match|test|dump ...   (PatternDB tool, like pdbtool; pdb help)");
-        s.println("       java -jar logrouter.jar test [--config FILE] --input FILE|- [--source NAME] [--format text|json]");
-        s.println("                 [--expect FILE] [--now TIME]   (what each sink would write, offline; for CI)");
+        s.println("       java -jar logrouter.jar test [--config FILE] --input FILE|- [--source NAME]");
+        s.println("                 [--format text|json] [--expect FILE] [--now TIME]   (what each sink would write,");
+        s.println("                 offline; for CI)");
         s.println("Default FILE: " + DEFAULT_CONFIG + " if it exists, else the embedded default configuration.");
         s.println("LEVEL of the router's diagnostics on stderr: " + String.join("|", Logging.LEVELS)
                 + " (default info; libraries log warnings and errors)");
