@@ -146,6 +146,48 @@ class TestCommandTest {
     }
 
     @Test
+    void everySinkTypeShowsTheRecordItsEncoderMakesWithoutAClient() throws Exception {
+        // unreachable addresses: a sink that built its client or connected would fail or hang, not print
+        Files.writeString(config, """
+                sources: [{name: net, type: tcp, bind: "127.0.0.1:0", format: rfc3164}]
+                pipeline: {time-zone: UTC}
+                sinks:
+                  - {name: kafka, type: kafka, bootstrap-servers: "127.0.0.1:1", topic: "logs-${HOST}", key: "${PID}",
+                     headers: {program: "${PROGRAM}", none: "${.none}"}, template: "${MSG}"}
+                  - {name: es, type: elasticsearch, hosts: ["http://127.0.0.1:1"], index: "Logs-${YEAR}.${MONTH}",
+                     template: '{"m":"${MSG}"}'}
+                  - {name: es-id, type: elasticsearch, hosts: ["http://127.0.0.1:1"], index: "x", id: "${HOST}-${PID}",
+                     template: '{"m":"${MSG}"}'}
+                  - {name: hdfs, type: hdfs, uri: "hdfs://127.0.0.1:1", path: "/logs/${HOST}/app.log",
+                     template: "${PROGRAM}: ${MSG}\\n"}
+                """);
+        Files.writeString(input, "<14>Oct 11 22:14:15 web1 app[7]: hello\n");
+        Output r = main("test", "--config", config.toString(), "--input", input.toString(), "--now", NOW);
+        assertThat(r.code()).as(r.err()).isZero();
+        // no routes: every sink takes every message
+        assertThat(r.out()).isEqualTo("""
+                1: <14>Oct 11 22:14:15 web1 app[7]: hello
+                  routes: (none)
+                  -> sink kafka:
+                       topic: logs-web1
+                       key: 7
+                       header.program: app
+                       value: hello
+                  -> sink es:
+                       index: logs-2026.10
+                       id: (generated)
+                       document: {"m":"hello"}
+                  -> sink es-id:
+                       index: x
+                       id: web1-7
+                       document: {"m":"hello"}
+                  -> sink hdfs:
+                       path: /logs/web1/app.log
+                       line: app: hello\\n
+                """);
+    }
+
+    @Test
     void expectIsExitZeroWhenEqualAndOneWithTheDiffWhenNot() throws Exception {
         Path golden = dir.resolve("expected.jsonl");
         Files.writeString(golden, JSON.formatted(dir));
