@@ -60,6 +60,10 @@ final class TestCommand {
         String logLevel = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
+            if (a.equals("--help") || a.equals("-h")) {
+                usage(out, null);
+                return 0;
+            }
             if (i + 1 >= args.length) {
                 return usage(err, a.startsWith("-") ? a + " needs a value" : "unknown argument '" + a + "'");
             }
@@ -253,8 +257,11 @@ final class TestCommand {
         return b.toString();
     }
 
+    /** Prints {@code problem} (unless null) and the usage; returns 2, the exit code of bad arguments. */
     private static int usage(PrintStream err, String problem) {
-        err.println("logrouter test: " + problem);
+        if (problem != null) {
+            err.println("logrouter test: " + problem);
+        }
         err.println("usage: java -jar logrouter.jar test [--config FILE] --input FILE|- [--source NAME]");
         err.println("                 [--format text|json] [--expect FILE] [--now TIME] [--log-level LEVEL]");
         return 2;
