@@ -132,8 +132,8 @@ def main():
             nxt += 0.1
             time.sleep(max(0.0, nxt - time.monotonic()))
         out = lg.stdout.read()
-        m = re.findall(r"count\s*=\s*(\d+)", out)
-        sent = int(m[-1]) if m else None  # the last count loggen prints is its total
+        m = re.findall(r"average rate = .*count=(\d+)", out)
+        sent = int(m[-1]) if m else None  # loggen's closing line has its total
         with open(os.path.join(work, "loggen.out"), "w") as f:
             f.write(out)
         deadline = time.time() + 120

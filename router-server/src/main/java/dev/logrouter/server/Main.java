@@ -26,6 +26,9 @@ import java.util.concurrent.CountDownLatch;
  *   reload [--jmx HOST:PORT | --pid PID]   apply the changed configuration file to a running router (as SIGHUP)
  *   reopen [--jmx HOST:PORT | --pid PID]   make a running router's file sinks reopen their files (as SIGUSR1)
  *   pdb match|test|dump ...         the PatternDB tool (pdbtool's commands)
+ *   test [--config FILE] --input FILE [--source NAME] [--format text|json] [--expect FILE] [--now TIME]
+ *                                   sample messages through the configuration offline: what each sink would write
+ *                                   ({@link TestCommand}; 0 = done or equal to --expect, 1 = differs or invalid)
  * </pre>
  *
  * SIGTERM or SIGINT stop the router cleanly (stop accepting, drain the ring, flush and close sinks)
@@ -83,6 +86,9 @@ public final class Main {
             return dev.logrouter.server.jmx.StatsCommand.control(command,
                     java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
+        if (command.equals("test")) {
+            return TestCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
         if (command.equals("pdb")) {
             return dev.logrouter.patterndb.cli.PdbCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length),
                     out, err);
@@ -135,6 +141,9 @@ public final class Main {
         s.println("                 [--user USER [--password-file FILE]] [--tls]   (counters of a running router)");
         s.println("       java -jar logrouter.jar reload|reopen [--jmx HOST:PORT | --pid PID]   (as SIGHUP / SIGUSR1)");
         s.println("       java -jar logrouter.jar pdb match|test|dump ...   (PatternDB tool, like pdbtool; pdb help)");
+        s.println("       java -jar logrouter.jar test [--config FILE] --input FILE|- [--source NAME]");
+        s.println("                 [--format text|json] [--expect FILE] [--now TIME]   (what each sink would write,");
+        s.println("                 offline; for CI)");
         s.println("Default FILE: " + DEFAULT_CONFIG + " if it exists, else the embedded default configuration.");
         s.println("LEVEL of the router's diagnostics on stderr: " + String.join("|", Logging.LEVELS)
                 + " (default info; libraries log warnings and errors)");

@@ -45,6 +45,15 @@ public interface SinkConfig {
     Sink create(SinkContext ctx);
 
     /**
+     * A new encoder of this sink, the one {@link #create} uses, built without its delivery (no connection, file,
+     * journal or client is made), for {@code logrouter test}, which shows what the sink would write
+     * ({@link SinkEncoder#describe}). Null when the sink has no encoder to show. The default: null.
+     */
+    default SinkEncoder encoder(SinkContext ctx) {
+        return null;
+    }
+
+    /**
      * Checks what loading the file cannot: files the sink will read at start (certificates, keys), so that
      * {@code check-config} reports them. Throws IllegalArgumentException naming the problem. The default has nothing
      * to check.

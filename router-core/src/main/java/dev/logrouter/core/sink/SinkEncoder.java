@@ -3,6 +3,9 @@ package dev.logrouter.core.sink;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.template.ByteBuilder;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
 /**
  * The first half of a sink: one event to the bytes its destination takes (a framed syslog message, a line, a
  * document). With {@code buffer: journal} these bytes are the journal's records; the {@link SinkDelivery} sends
@@ -22,5 +25,15 @@ public interface SinkEncoder {
      */
     default int payloadLength(byte[] record, int off, int len) {
         return len;
+    }
+
+    /**
+     * A readable account of an encoded record, for {@code logrouter test}: its parts by name, in the order the
+     * destination reads them (a path and a line, a topic, key and value, an index, id and document), each as text
+     * (UTF-8, malformed bytes replaced). Not on the hot path: allocates. The default: the whole record as
+     * {@code record}.
+     */
+    default Map<String, String> describe(byte[] record, int off, int len) {
+        return Map.of("record", new String(record, off, len, StandardCharsets.UTF_8));
     }
 }

@@ -1,6 +1,7 @@
 package dev.logrouter.core.source;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.option.ByteSize;
 
 /**
@@ -35,5 +36,14 @@ public interface SourceConfig {
      */
     default ByteSize maxMessageSize() {
         return null;
+    }
+
+    /**
+     * The format hint this source stamps on each event it publishes ({@link LogEvent#setSource}: one of the
+     * {@code LogEvent.FORMAT_*} values, with {@link LogEvent#FORMAT_NO_HOSTNAME} where the source sets it), so that
+     * {@code logrouter test} fills a sample message as this source would. The default: {@link LogEvent#FORMAT_AUTO}.
+     */
+    default byte formatHint() {
+        return LogEvent.FORMAT_AUTO;
     }
 }

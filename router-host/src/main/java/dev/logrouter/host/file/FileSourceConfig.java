@@ -1,5 +1,6 @@
 package dev.logrouter.host.file;
 
+import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.event.SyslogNames;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
@@ -153,5 +154,11 @@ public record FileSourceConfig(
     @Override
     public Source create(SourceContext ctx) {
         return new FileSource(this, ctx);
+    }
+
+    /** The hint its events carry: {@code format}'s. */
+    @Override
+    public byte formatHint() {
+        return format == null ? LogEvent.FORMAT_AUTO : format.hint();
     }
 }

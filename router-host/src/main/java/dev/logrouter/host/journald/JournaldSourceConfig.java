@@ -1,5 +1,6 @@
 package dev.logrouter.host.journald;
 
+import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
@@ -113,5 +114,11 @@ public record JournaldSourceConfig(
     @Override
     public Source create(SourceContext ctx) {
         return new JournaldSource(this, ctx.ring(), ctx.completedSequence(), ctx.index(), ctx.zone(), ctx.metrics());
+    }
+
+    /** Its events are raw: MESSAGE is MSG, the header fields come from the entry. */
+    @Override
+    public byte formatHint() {
+        return LogEvent.FORMAT_RAW;
     }
 }

@@ -9,7 +9,9 @@ import dev.logrouter.core.template.Template;
 import dev.logrouter.netty.relay.SyslogSinkConfig.Format;
 import dev.logrouter.netty.relay.SyslogSinkConfig.Framing;
 
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
+import java.util.Map;
 
 /**
  * Writes one event as one framed syslog message: the format ({@code rfc5424}, {@code rfc3164} or {@code raw}) with
@@ -80,6 +82,12 @@ final class SyslogEncoder implements SinkEncoder {
         if (framing == Framing.lf) {
             out.append((byte) '\n');
         }
+    }
+
+    /** {@code frame}: the message as it goes on the wire, framing included. */
+    @Override
+    public Map<String, String> describe(byte[] record, int off, int len) {
+        return Map.of("frame", new String(record, off, len, StandardCharsets.UTF_8));
     }
 
     /** The message without framing. */

@@ -14,6 +14,7 @@ import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.SinkEncoder;
 import dev.logrouter.core.template.Template;
 import dev.logrouter.netty.tls.ClientTls;
 import dev.logrouter.netty.tls.TlsClientConfig;
@@ -194,12 +195,18 @@ public record SyslogSinkConfig(
 
     @Override
     public Sink create(SinkContext ctx) {
-        Counter truncated = ctx.metrics().counter("truncated", "UDP: messages cut to max-datagram-size.");
-        SyslogEncoder encoder = new SyslogEncoder(format, effectiveFraming(), template, ctx.zone(),
-                transport == Transport.udp ? maxDatagramSize.intBytes() : 0, truncated);
+        SinkEncoder encoder = encoder(ctx);
         SyslogDelivery delivery = new SyslogDelivery(this, ctx);
         return SinkBuffers.create(buffer, encoder, delivery, journal, maxBacklog, batchSize, batchBytes.bytes(),
                 drainTimeout, overflow, ctx);
+    }
+
+    /** The {@link SyslogEncoder}: the format, body template and framing; connects nowhere. */
+    @Override
+    public SinkEncoder encoder(SinkContext ctx) {
+        Counter truncated = ctx.metrics().counter("truncated", "UDP: messages cut to max-datagram-size.");
+        return new SyslogEncoder(format, effectiveFraming(), template, ctx.zone(),
+                transport == Transport.udp ? maxDatagramSize.intBytes() : 0, truncated);
     }
 
     /** Where batches go when there are several hosts. */

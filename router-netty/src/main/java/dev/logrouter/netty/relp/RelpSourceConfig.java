@@ -1,5 +1,6 @@
 package dev.logrouter.netty.relp;
 
+import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
@@ -88,5 +89,11 @@ public record RelpSourceConfig(
     public Source create(SourceContext ctx) {
         return new RelpSource(this, NettyTransport.shared(ctx), RingPublisher.forSource(ctx, format()),
                 ctx.completedSequence(), ctx.metrics());
+    }
+
+    /** The hint its events carry: {@code format}'s. */
+    @Override
+    public byte formatHint() {
+        return format == null ? LogEvent.FORMAT_AUTO : format.hint();
     }
 }

@@ -1,5 +1,6 @@
 package dev.logrouter.netty.tcp;
 
+import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
@@ -108,5 +109,11 @@ public record TcpSourceConfig(
     @Override
     public Source create(SourceContext ctx) {
         return new TcpSource(this, NettyTransport.shared(ctx), RingPublisher.forSource(ctx, format()), ctx.metrics());
+    }
+
+    /** The hint its events carry: {@code format}'s. */
+    @Override
+    public byte formatHint() {
+        return format == null ? LogEvent.FORMAT_AUTO : format.hint();
     }
 }

@@ -56,4 +56,10 @@ public record UnixDgramSourceConfig(
     public Source create(SourceContext ctx) {
         return new UnixDgramSource(this, UnixLoops.shared(ctx), UnixSources.publisher(ctx, format), ctx.metrics());
     }
+
+    /** The hint its events carry: {@code format}'s, with no HOST in an RFC 3164 header. */
+    @Override
+    public byte formatHint() {
+        return UnixSources.hint(format == null ? SyslogFormat.auto : format);
+    }
 }

@@ -42,6 +42,14 @@ final class DocumentIds {
         out.append(chars, 0, LENGTH);
     }
 
+    /**
+     * Whether {@code b[off, off+len)} is an id this instance gave: {@link #LENGTH} characters starting with its
+     * prefix (12 characters of 9 random bytes: a rendered id that looks so is as likely as a guessed key).
+     */
+    boolean generated(byte[] b, int off, int len) {
+        return len == LENGTH && java.util.Arrays.equals(b, off, off + 12, chars, 0, 12);
+    }
+
     /** The next id as a String (tests). */
     String next() {
         ByteBuilder b = new ByteBuilder(LENGTH);

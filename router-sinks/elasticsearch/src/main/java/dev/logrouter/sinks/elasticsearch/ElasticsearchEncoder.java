@@ -5,7 +5,10 @@ import dev.logrouter.core.sink.SinkEncoder;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.Template;
 
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The encoder half of the Elasticsearch sink: one event to one record holding what its bulk item needs, the index
@@ -84,7 +87,25 @@ final class ElasticsearchEncoder implements SinkEncoder {
         }
     }
 
-
+    /**
+     * {@code index}; {@code id} (absent when the document has none, {@code (generated)} when this encoder generated
+     * it: a generated id differs on every run); {@code document}.
+     */
+    @Override
+    public Map<String, String> describe(byte[] record, int off, int len) {
+        Map<String, String> parts = new LinkedHashMap<>();
+        int index = record[off] & 0xFF;
+        parts.put("index", new String(record, off + 1, index, StandardCharsets.UTF_8));
+        int idAt = off + 1 + index;
+        int id = ByteBuilder.getInt(record, idAt);
+        if (id > 0) {
+            parts.put("id", ids != null && ids.generated(record, idAt + 4, id) ? "(generated)"
+                    : new String(record, idAt + 4, id, StandardCharsets.UTF_8));
+        }
+        int doc = idAt + 4 + id;
+        parts.put("document", new String(record, doc, off + len - doc, StandardCharsets.UTF_8));
+        return parts;
+    }
 
     /** The document: the record less the index name, the id and their lengths. */
     @Override

@@ -11,6 +11,7 @@ import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.SinkEncoder;
 import dev.logrouter.core.template.Template;
 
 import java.net.URI;
@@ -191,10 +192,16 @@ public record ElasticsearchSinkConfig(
      */
     @Override
     public Sink create(SinkContext ctx) {
-        return SinkBuffers.create(buffer, new ElasticsearchEncoder(this, ctx.zone()),
+        return SinkBuffers.create(buffer, encoder(ctx),
                 new ElasticsearchDelivery(this, ctx.metrics(), ctx.deadLetters()), journal, maxBacklog,
                 (int) Math.min(Integer.MAX_VALUE, (long) batchSize * maxInFlight),
                 Math.multiplyHigh(batchBytes.bytes(), maxInFlight) != 0 ? Long.MAX_VALUE
                         : batchBytes.bytes() * maxInFlight, drainTimeout, overflow, ctx);
+    }
+
+    /** The {@link ElasticsearchEncoder}: index, id and document; no client is made. */
+    @Override
+    public SinkEncoder encoder(SinkContext ctx) {
+        return new ElasticsearchEncoder(this, ctx.zone());
     }
 }

@@ -6,7 +6,10 @@ import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.PathValueEscaper;
 import dev.logrouter.core.template.Template;
 
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The encoder half of the file sink: one event to one record holding the file it goes to and the line, both
@@ -64,5 +67,15 @@ final class FileEncoder implements SinkEncoder {
     public int payloadLength(byte[] record, int off, int len) {
         int path = (record[off] & 0xFF) << 8 | (record[off + 1] & 0xFF);
         return Math.max(0, len - 2 - path);
+    }
+
+    /** {@code path}: the file (as rendered, before the delivery checks it), {@code line}: the line. */
+    @Override
+    public Map<String, String> describe(byte[] record, int off, int len) {
+        int path = pathLength(record, off);
+        Map<String, String> parts = new LinkedHashMap<>();
+        parts.put("path", new String(record, off + 2, path, StandardCharsets.UTF_8));
+        parts.put("line", new String(record, off + 2 + path, len - 2 - path, StandardCharsets.UTF_8));
+        return parts;
     }
 }

@@ -11,6 +11,7 @@ import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.SinkEncoder;
 
 /**
  * {@code type: file}: lines written to files named by a template, like syslog-ng's {@code file()}.
@@ -90,10 +91,16 @@ public record FileSinkConfig(
      */
     @Override
     public Sink create(SinkContext ctx) {
-        FileEncoder encoder = new FileEncoder(this, ctx.zone());
+        SinkEncoder encoder = encoder(ctx);
         FileDelivery delivery = new FileDelivery(this, ctx.clock(), ctx.metrics(), ctx.deadLetters());
         int lines = flushLines != null ? flushLines : batchSize;
         return SinkBuffers.create(buffer, encoder, delivery, journal, maxBacklog, lines, batchBytes.bytes(),
                 drainTimeout, overflow, ctx);
+    }
+
+    /** The {@link FileEncoder}: renders the path and the line; opens nothing. */
+    @Override
+    public SinkEncoder encoder(SinkContext ctx) {
+        return new FileEncoder(this, ctx.zone());
     }
 }

@@ -6,7 +6,10 @@ import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.PathValueEscaper;
 import dev.logrouter.core.template.Template;
 
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The encoder half of the HDFS sink: one event to one record naming the file its line goes to and holding the line.
@@ -36,6 +39,8 @@ import java.time.ZoneId;
  */
 final class HdfsEncoder implements SinkEncoder {
 
+    /** The base directory (the path template's literal text the records leave out). */
+    private final String base;
     /** The path template without its base directory: renders the relative path. */
     private final Template relativePath;
     private final Template line;
@@ -46,7 +51,8 @@ final class HdfsEncoder implements SinkEncoder {
      */
     HdfsEncoder(String pathTemplate, String lineTemplate, ZoneId zone) {
         // the base is literal text, rendered as is: the rest of the template renders the rest of the path
-        this.relativePath = Template.compile(pathTemplate.substring(baseLength(pathTemplate)), zone);
+        this.base = pathTemplate.substring(0, baseLength(pathTemplate));
+        this.relativePath = Template.compile(pathTemplate.substring(base.length()), zone);
         this.line = Template.compile(lineTemplate, zone);
     }
 
@@ -84,6 +90,24 @@ final class HdfsEncoder implements SinkEncoder {
             a[start + k - 1] = (byte) v;
         }
         line.render(event, out);
+    }
+
+    /** {@code path}: the file, base directory put back in front (before the delivery checks it); {@code line}. */
+    @Override
+    public Map<String, String> describe(byte[] record, int off, int len) {
+        int p = off;
+        int n = 0;
+        for (int shift = 0; p < off + len && shift <= 28; shift += 7) {
+            byte b = record[p++];
+            n |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                break;
+            }
+        }
+        Map<String, String> parts = new LinkedHashMap<>();
+        parts.put("path", base + new String(record, p, n, StandardCharsets.UTF_8));
+        parts.put("line", new String(record, p + n, off + len - p - n, StandardCharsets.UTF_8));
+        return parts;
     }
 
     /** The line: the record less its path and the path's length. */

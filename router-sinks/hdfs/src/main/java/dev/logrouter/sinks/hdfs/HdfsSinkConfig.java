@@ -11,6 +11,7 @@ import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.SinkEncoder;
 import dev.logrouter.core.template.Template;
 
 import java.net.URI;
@@ -141,9 +142,15 @@ public record HdfsSinkConfig(
      */
     @Override
     public Sink create(SinkContext ctx) {
-        HdfsEncoder encoder = new HdfsEncoder(path, template, ctx.zone());
+        SinkEncoder encoder = encoder(ctx);
         HdfsDelivery delivery = new HdfsDelivery(this, ctx);
         return SinkBuffers.create(buffer, encoder, delivery, journal, maxBacklog, batchSize, batchBytes.bytes(),
                 drainTimeout, overflow, ctx);
+    }
+
+    /** The {@link HdfsEncoder}: the path and line templates; no file system client is made. */
+    @Override
+    public SinkEncoder encoder(SinkContext ctx) {
+        return new HdfsEncoder(path, template, ctx.zone());
     }
 }

@@ -5,7 +5,9 @@ import dev.logrouter.core.sink.SinkEncoder;
 import dev.logrouter.core.template.ByteBuilder;
 import dev.logrouter.core.template.Template;
 
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -118,9 +120,33 @@ final class KafkaEncoder implements SinkEncoder {
         }
         return n;
     }
-
-
-
+    /**
+     * {@code topic}; {@code key} when the record has one; {@code header.NAME} per header; {@code value}.
+     */
+    @Override
+    public Map<String, String> describe(byte[] r, int off, int len) {
+        Map<String, String> parts = new LinkedHashMap<>();
+        int topic = r[off] & 0xFF;
+        parts.put("topic", new String(r, off + 1, topic, StandardCharsets.UTF_8));
+        int p = off + 1 + topic;
+        int keyLen = ByteBuilder.getInt(r, p);
+        p += 4;
+        if (keyLen >= 0) {
+            parts.put("key", new String(r, p, keyLen, StandardCharsets.UTF_8));
+            p += keyLen;
+        }
+        int headers = r[p++] & 0xFF;
+        for (int i = 0; i < headers; i++) {
+            int nameLen = (r[p] & 0xFF) << 8 | (r[p + 1] & 0xFF);
+            String name = new String(r, p + 2, nameLen, StandardCharsets.UTF_8);
+            p += 2 + nameLen;
+            int valueLen = ByteBuilder.getInt(r, p);
+            parts.put("header." + name, new String(r, p + 4, valueLen, StandardCharsets.UTF_8));
+            p += 4 + valueLen;
+        }
+        parts.put("value", new String(r, p, off + len - p, StandardCharsets.UTF_8));
+        return parts;
+    }
 
     /** The key and the value (as the producer's record size counts them, headers aside). */
     @Override

@@ -11,6 +11,7 @@ import dev.logrouter.core.sink.FlushPolicy;
 import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.sink.SinkContext;
+import dev.logrouter.core.sink.SinkEncoder;
 import dev.logrouter.core.template.Template;
 
 import java.util.Locale;
@@ -145,8 +146,14 @@ public record KafkaSinkConfig(
 
     @Override
     public Sink create(SinkContext ctx) {
-        return SinkBuffers.create(buffer, new KafkaEncoder(this, ctx.zone()),
+        return SinkBuffers.create(buffer, encoder(ctx),
                 new KafkaDelivery(this, ctx.metrics(), ctx.deadLetters()), journal, maxBacklog, batchSize,
                 Math.max(1, flushPolicy().batchBytes()), drainTimeout, overflow, ctx);
+    }
+
+    /** The {@link KafkaEncoder}: topic, key, header and value templates; no producer is made. */
+    @Override
+    public SinkEncoder encoder(SinkContext ctx) {
+        return new KafkaEncoder(this, ctx.zone());
     }
 }

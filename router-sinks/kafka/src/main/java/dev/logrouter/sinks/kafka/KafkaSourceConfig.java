@@ -1,5 +1,6 @@
 package dev.logrouter.sinks.kafka;
 
+import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.option.ByteSize;
 import dev.logrouter.core.option.Option;
 import dev.logrouter.core.option.TimeSpan;
@@ -72,5 +73,11 @@ public record KafkaSourceConfig(
     @Override
     public Source create(SourceContext ctx) {
         return new KafkaSource(this, ctx.ring(), ctx.completedSequence(), ctx.index(), 0L, ctx.metrics());
+    }
+
+    /** The hint its events carry: {@code format}'s. */
+    @Override
+    public byte formatHint() {
+        return format == null ? LogEvent.FORMAT_AUTO : format.hint();
     }
 }
