@@ -1,9 +1,5 @@
 package dev.logrouter.sinks.elasticsearch;
 
-import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
-import co.elastic.clients.json.jackson.JacksonJsonpMapper;
-import co.elastic.clients.transport.instrumentation.NoopInstrumentation;
-import co.elastic.clients.transport.rest_client.RestClientTransport;
 import org.apache.http.Header;
 import org.apache.http.HttpHost;
 import org.apache.http.conn.ssl.NoopHostnameVerifier;
@@ -26,9 +22,8 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Builds the official client for a sink: the low-level {@link RestClient} (round-robin over the hosts, a failed
- * node skipped for a while and the request tried on the next, gzip bodies, timeouts, authentication and TLS) under
- * the typed {@link ElasticsearchAsyncClient} (bulk requests and their per-item responses, Jackson 2 as the JSON
- * mapper).
+ * node skipped for a while and the request tried on the next, gzip bodies, timeouts, authentication and TLS); the
+ * delivery writes the bulk bodies and reads the answers itself ({@link ElasticsearchDelivery}, {@link BulkAnswer}).
  *
  * <p>Threads: called once when the sink starts, on its thread.
  */
@@ -67,18 +62,6 @@ final class ElasticsearchClients {
         return b.build();
     }
 
-    /**
-     * The typed client. Bulk answers are cut to what the sink reads ({@code filter_path}: per item its index, status
-     * and error): the server writes, and the client decodes, a fraction of the full response.
-     */
-    static ElasticsearchAsyncClient client(RestClient rest) {
-        RestClientTransport transport = new RestClientTransport(rest, new JacksonJsonpMapper(), null,
-                NoopInstrumentation.INSTANCE);
-        return new ElasticsearchAsyncClient(transport).withTransportOptions(transport.options().toBuilder()
-                .setParameter("filter_path", "took,errors,items.*._index,items.*.status,items.*.error").build());
-    }
-
-    /** An SSL context that trusts the certificates of a PEM file. */
     static SSLContext sslContext(Path pem) {
         try (InputStream in = Files.newInputStream(pem)) {
             KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());

@@ -1,22 +1,16 @@
 package dev.logrouter.sinks.elasticsearch;
 
-import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
-import co.elastic.clients.elasticsearch._types.ElasticsearchException;
-import co.elastic.clients.elasticsearch._types.ErrorCause;
-import co.elastic.clients.elasticsearch.core.BulkRequest;
-import co.elastic.clients.elasticsearch.core.BulkResponse;
-import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
-import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
-import co.elastic.clients.transport.TransportException;
-import co.elastic.clients.util.BinaryData;
-import co.elastic.clients.util.ContentType;
 import dev.logrouter.core.metrics.Counter;
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.SinkDelivery;
 import dev.logrouter.core.template.ByteBuilder;
+import dev.logrouter.core.template.JsonStringEscaper;
 import dev.logrouter.core.template.RenderedName;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.Response;
 import org.elasticsearch.client.ResponseException;
+import org.elasticsearch.client.ResponseListener;
 import org.elasticsearch.client.RestClient;
 
 import java.io.IOException;
@@ -66,8 +60,14 @@ import java.util.concurrent.locks.LockSupport;
  * ({@code resent}). With an id on every document ({@code generate-id}, or an {@code id} template)
  * a document indexed before such a failure is not indexed twice.
  *
- * <p>Allocation: per document its JSON bytes (the one copy out of the record), its id and the client's operation
- * objects (the client holds them until the response); the index name is made a String only when it changes.
+ * <p>Requests go through the official low-level {@code RestClient} (auth, TLS, node failover): the body is written
+ * by this class, per document its action line and its JSON, into one buffer per request in flight (reused), sent
+ * as one entity with its length; the answer is read with Jackson's streaming parser on the client's I/O thread into
+ * a status per item and an error text for the items that failed ({@link BulkAnswer}).
+ *
+ * <p>Allocation: per document its JSON bytes (the one copy out of the record, kept for retries and dead letters)
+ * and its id's bytes; per request a status array; the index name is made a String, and its action line's start,
+ * only when it changes.
  *
  * <p>Threads: every method but {@link #abort} on one thread, which also settles every answer: the sink's
  * ({@code sink-<name>}) with {@code buffer: memory}, {@code deliver-<name>} with {@code buffer: journal}; the client's
@@ -89,8 +89,12 @@ final class ElasticsearchDelivery implements SinkDelivery {
     private final RenderedName indexName = new RenderedName();
 
     private volatile RestClient rest;
-    private ElasticsearchAsyncClient client;
     private volatile boolean aborted;
+    /** Request bodies not in use: a bulk's body goes back here once its answer came (one per request in flight). */
+    private final ArrayDeque<ByteBuilder> bodies = new ArrayDeque<>();
+    /** The action line's start for the last index name (the name changes rarely: by day, by host). */
+    private String actionIndex;
+    private byte[] actionPrefix;
 
     /** The bulk being built. */
     private List<Doc> building = new ArrayList<>();
@@ -156,7 +160,6 @@ final class ElasticsearchDelivery implements SinkDelivery {
     @Override
     public void start() {
         rest = ElasticsearchClients.restClient(cfg);
-        client = ElasticsearchClients.client(rest);
     }
 
     /** Decodes the record (framing: {@link ElasticsearchEncoder}) and adds its document to the bulk being built. */
@@ -176,8 +179,8 @@ final class ElasticsearchDelivery implements SinkDelivery {
                     Arrays.copyOfRange(r, idAt, idAt + idLength), json, 0, json.length);
             return;
         }
-        String id = idLength == 0 ? null : new String(r, idAt, idLength, StandardCharsets.UTF_8);
-        Doc d = new Doc(index, id, json, operation(index, id, json));
+        byte[] id = idLength == 0 ? null : Arrays.copyOfRange(r, idAt, idAt + idLength);
+        Doc d = new Doc(index, actionPrefix(index), id, json);
         building.add(d);
         buildingBytes += json.length;
         if (building.size() >= batchSize || buildingBytes >= batchBytes) {
@@ -185,11 +188,44 @@ final class ElasticsearchDelivery implements SinkDelivery {
         }
     }
 
-    private BulkOperation operation(String index, String id, byte[] json) {
-        BinaryData body = BinaryData.of(json, ContentType.APPLICATION_JSON);
-        return create
-                ? BulkOperation.of(b -> b.create(c -> c.index(index).id(id).document(body)))
-                : BulkOperation.of(b -> b.index(c -> c.index(index).id(id).document(body)));
+    /** {@code {"create":{"_index":"<index>"} (or index), JSON-escaped, made again only when the name changes. */
+    private byte[] actionPrefix(String index) {
+        if (!index.equals(actionIndex)) {
+            ByteBuilder b = new ByteBuilder(64);
+            b.append(create ? CREATE : INDEX);
+            byte[] name = index.getBytes(StandardCharsets.UTF_8);
+            JsonStringEscaper.escape(b, name, 0, name.length);
+            b.append((byte) '"');
+            actionPrefix = Arrays.copyOf(b.array(), b.length());
+            actionIndex = index;
+        }
+        return actionPrefix;
+    }
+
+    private static final byte[] CREATE = "{\"create\":{\"_index\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] INDEX = "{\"index\":{\"_index\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ID = ",\"_id\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ACTION_END = "}}\n".getBytes(StandardCharsets.US_ASCII);
+    private static final org.apache.http.entity.ContentType NDJSON =
+            org.apache.http.entity.ContentType.create("application/x-ndjson");
+
+    /**
+     * The bulk body of {@code docs}: per document its action line and its JSON, rendered into {@code out} (one
+     * buffer per request, reused; no object per document).
+     */
+    private void body(List<Doc> docs, ByteBuilder out) {
+        out.reset();
+        for (Doc d : docs) {
+            out.append(d.action);
+            if (d.id != null) {
+                out.append(ID);
+                JsonStringEscaper.escape(out, d.id, 0, d.id.length);
+                out.append((byte) '"');
+            }
+            out.append(ACTION_END);
+            out.append(d.json);
+            out.append((byte) '\n');
+        }
     }
 
     private void sendBuilding() {
@@ -204,17 +240,34 @@ final class ElasticsearchDelivery implements SinkDelivery {
         while (inFlight.size() >= maxInFlight) {
             complete(inFlight.poll());
         }
-        List<BulkOperation> ops = new ArrayList<>(docs.size());
-        for (Doc d : docs) {
-            ops.add(d.op);
-        }
-        CompletableFuture<BulkResponse> f;
+        ByteBuilder out = bodies.isEmpty() ? new ByteBuilder(1 << 16) : bodies.poll();
+        body(docs, out);
+        CompletableFuture<BulkAnswer> f = new CompletableFuture<>();
         try {
-            f = client.bulk(BulkRequest.of(b -> b.operations(ops)));
+            Request request = new Request("POST", "/_bulk");
+            // the answer cut to what is settled by: per item its status, and its error when it has one
+            request.addParameter("filter_path", "items.*.status,items.*.error");
+            request.setEntity(new org.apache.http.nio.entity.NByteArrayEntity(out.array(), 0, out.length(), NDJSON));
+            int expected = docs.size();
+            rest.performRequestAsync(request, new ResponseListener() {
+                @Override
+                public void onSuccess(Response response) {
+                    try (java.io.InputStream in = response.getEntity().getContent()) {
+                        f.complete(BulkAnswer.read(in, expected));
+                    } catch (IOException | RuntimeException e) {
+                        f.completeExceptionally(e);
+                    }
+                }
+
+                @Override
+                public void onFailure(Exception e) {
+                    f.completeExceptionally(e);
+                }
+            });
         } catch (RuntimeException e) {
-            f = CompletableFuture.failedFuture(e);
+            f.completeExceptionally(e);
         }
-        inFlight.add(new Bulk(docs, f, System.nanoTime()));
+        inFlight.add(new Bulk(docs, f, System.nanoTime(), out));
         inFlightGauge = inFlight.size();
     }
 
@@ -297,25 +350,22 @@ final class ElasticsearchDelivery implements SinkDelivery {
 
     /** Waits for one request's answer and settles each of its documents. */
     private void complete(Bulk b) {
-        BulkResponse response;
+        BulkAnswer answer;
         try {
-            response = await(b.future);
+            answer = await(b.future);
         } catch (ExecutionException e) {
             requestFailed(b, e.getCause() == null ? e : e.getCause());
             return;
         } finally {
             inFlightGauge = inFlight.size();
+            if (b.future.isDone()) {
+                bodies.add(b.body); // the request is over: its body can be written again
+            }
         }
         bulkRequests.inc();
         bulkMicros.add(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - b.sentNanos));
-        List<BulkResponseItem> items = response.items();
-        if (items.size() != b.docs.size()) {
-            requestFailed(b, new IOException("bulk response has " + items.size() + " items for "
-                    + b.docs.size() + " documents"));
-            return;
-        }
-        for (int i = 0; i < items.size(); i++) {
-            settle(b.docs.get(i), items.get(i));
+        for (int i = 0; i < answer.status().length; i++) {
+            settle(b.docs.get(i), answer.status()[i], answer.reasons()[i]);
         }
     }
 
@@ -323,7 +373,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
      * The request's answer. An interrupt does not end the wait (the documents would be neither sent again nor
      * settled); it is kept for the caller. {@link #abort} ends it, and {@code request-timeout} bounds it.
      */
-    private BulkResponse await(CompletableFuture<BulkResponse> f) throws ExecutionException {
+    private BulkAnswer await(CompletableFuture<BulkAnswer> f) throws ExecutionException {
         boolean interrupted = false;
         try {
             while (true) {
@@ -348,8 +398,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
         }
     }
 
-    private void settle(Doc d, BulkResponseItem item) {
-        int status = item.status();
+    private void settle(Doc d, int status, String error) {
         if (status >= 200 && status < 300) {
             indexed.inc();
         } else if (status == 409 && create && d.maybeIndexed) {
@@ -358,7 +407,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
         } else if (status == 429 || status >= 500) {
             (status == 429 ? rejected : serverErrors).inc();
             d.itemRetries++;
-            String reason = reason(item.error());
+            String reason = reason(error);
             lastRetryReason = status + " " + reason;
             if (cfg.maxItemRetries() >= 0 && d.itemRetries > cfg.maxItemRetries()) {
                 deadLetter(d, status, "gave up after " + d.itemRetries + " answers " + status + ": " + reason);
@@ -366,7 +415,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
                 retry.add(d);
             }
         } else {
-            deadLetter(d, status, reason(item.error()));
+            deadLetter(d, status, reason(error));
         }
     }
 
@@ -379,7 +428,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
      */
     private void requestFailed(Bulk b, Throwable cause) {
         int status = status(cause);
-        String reason = cause instanceof ElasticsearchException ee ? reason(ee.error()) : cause.toString();
+        String reason = requestReason(cause);
         requestFailures.inc();
         if (status == 429 || status >= 500) {
             (status == 429 ? rejected : serverErrors).add(b.docs.size());
@@ -412,29 +461,30 @@ final class ElasticsearchDelivery implements SinkDelivery {
     /** The HTTP status the server answered a failed request with (0: none, e.g. no connection). */
     private static int status(Throwable t) {
         for (int depth = 0; t != null && depth < 8; t = t.getCause(), depth++) {
-            if (t instanceof ElasticsearchException e) {
-                return e.status();
-            }
             if (t instanceof ResponseException e) {
                 return e.getResponse().getStatusLine().getStatusCode();
-            }
-            if (t instanceof TransportException e && e.statusCode() > 0) {
-                return e.statusCode();
             }
         }
         return 0;
     }
 
-    private static String reason(ErrorCause e) {
-        if (e == null) {
-            return "no reason given";
+    private static String reason(String error) {
+        return error == null ? "no reason given" : error;
+    }
+
+    /** Why a whole request failed: the server's error ({@code type: reason}) when it answered one, else the cause. */
+    private static String requestReason(Throwable cause) {
+        if (cause instanceof ResponseException e && e.getResponse().getEntity() != null) {
+            try (java.io.InputStream in = e.getResponse().getEntity().getContent()) {
+                String error = BulkAnswer.requestError(in);
+                if (error != null) {
+                    return error;
+                }
+            } catch (IOException | RuntimeException ignored) {
+                // the exception's own text below
+            }
         }
-        StringBuilder s = new StringBuilder().append(e.type()).append(": ").append(e.reason());
-        if (e.causedBy() != null) {
-            s.append(" (caused by ").append(e.causedBy().type()).append(": ").append(e.causedBy().reason())
-                    .append(')');
-        }
-        return s.toString();
+        return cause.toString();
     }
 
     private void deadLetter(Doc d, int status, String reason) {
@@ -442,8 +492,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
     }
 
     private static void deadLetter(DeadLetterFile to, Doc d, int status, String reason) {
-        byte[] key = d.id == null ? null : d.id.getBytes(StandardCharsets.UTF_8);
-        to.write(d.index, status, reason, key, d.json, 0, d.json.length);
+        to.write(d.index, status, reason, d.id, d.json, 0, d.json.length);
     }
 
     /**
@@ -512,23 +561,25 @@ final class ElasticsearchDelivery implements SinkDelivery {
     /** One document: what it was rendered as, and how often it has been answered. */
     private static final class Doc {
         final String index;
-        final String id;
+        /** Its action line up to the index name's closing quote (shared by the documents of one index). */
+        final byte[] action;
+        /** Its {@code _id} (UTF-8), or null for one the server generates. */
+        final byte[] id;
         final byte[] json;
-        final BulkOperation op;
         /** 429/5xx answers to this document alone, for {@code max-item-retries}. */
         int itemRetries;
         /** An attempt ended without a clear answer: the document may be indexed (a 409 then means it is). */
         boolean maybeIndexed;
 
-        Doc(String index, String id, byte[] json, BulkOperation op) {
+        Doc(String index, byte[] action, byte[] id, byte[] json) {
             this.index = index;
+            this.action = action;
             this.id = id;
             this.json = json;
-            this.op = op;
         }
     }
 
-    /** One bulk request sent. */
-    private record Bulk(List<Doc> docs, CompletableFuture<BulkResponse> future, long sentNanos) {
+    /** One bulk request sent, with the body it was written from (reused once the request is over). */
+    private record Bulk(List<Doc> docs, CompletableFuture<BulkAnswer> future, long sentNanos, ByteBuilder body) {
     }
 }
