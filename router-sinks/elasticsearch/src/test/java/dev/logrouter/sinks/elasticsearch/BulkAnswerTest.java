@@ -1,0 +1,61 @@
+package dev.logrouter.sinks.elasticsearch;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The streaming reader of bulk answers, on answers shaped as Elasticsearch 8 writes them with
+ * {@code filter_path=items.*.status,items.*.error} (ElasticsearchSinkTest checks the same against a real server).
+ */
+class BulkAnswerTest {
+
+    private static InputStream json(String s) {
+        return new ByteArrayInputStream(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void statusPerItemAndTheErrorOfEachFailedOne() throws IOException {
+        BulkAnswer a = BulkAnswer.read(json("""
+                {"items":[{"create":{"status":201}},
+                 {"create":{"status":409,"error":{"type":"version_conflict_engine_exception",
+                   "reason":"[x]: version conflict, document already exists","index_uuid":"u","shard":"0"}}},
+                 {"index":{"status":400,"error":{"type":"document_parsing_exception","reason":"failed to parse",
+                   "caused_by":{"type":"illegal_argument_exception","reason":"bad date"}}}},
+                 {"create":{"status":429,"error":{"type":"es_rejected_execution_exception","reason":"queue full"}}}]}
+                """), 4);
+        assertThat(a.status()).containsExactly(201, 409, 400, 429);
+        assertThat(a.reasons()[0]).isNull();
+        assertThat(a.reasons()[1]).isEqualTo("version_conflict_engine_exception: [x]: version conflict, document "
+                + "already exists");
+        assertThat(a.reasons()[2]).isEqualTo("document_parsing_exception: failed to parse (caused by "
+                + "illegal_argument_exception: bad date)");
+        assertThat(a.reasons()[3]).startsWith("es_rejected_execution_exception");
+    }
+
+    @Test
+    void anAnswerThatDoesNotMatchTheRequestIsAnError() {
+        assertThatThrownBy(() -> BulkAnswer.read(json("{\"items\":[{\"create\":{\"status\":201}}]}"), 2))
+                .isInstanceOf(IOException.class).hasMessageContaining("1 items for 2 documents");
+        assertThatThrownBy(() -> BulkAnswer.read(json("{\"items\":[{\"create\":{\"status\":201}}]}"), 0))
+                .isInstanceOf(IOException.class).hasMessageContaining("more items");
+        assertThatThrownBy(() -> BulkAnswer.read(json("[]"), 0)).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void theErrorOfARequestRefusedAsAWhole() {
+        assertThat(BulkAnswer.requestError(json("""
+                {"error":{"root_cause":[{"type":"x","reason":"y"}],"type":"parsing_exception",
+                 "reason":"request body is required"},"status":400}
+                """))).isEqualTo("parsing_exception: request body is required");
+        assertThat(BulkAnswer.requestError(json("<html>413 Request Entity Too Large</html>"))).isNull();
+        assertThat(BulkAnswer.requestError(json("{\"error\":\"Content-Type header is not supported\"}")))
+                .isEqualTo("Content-Type header is not supported");
+    }
+}
