@@ -106,7 +106,7 @@ final class InetText {
             int start = i;
             int v = 0;
             while (i < end && i - start < 5) {
-                int d = hex(a[i]);
+                int d = Character.digit(a[i], 16); // -1 for a byte that is no ASCII hex digit
                 if (d < 0) {
                     break;
                 }
@@ -173,18 +173,5 @@ final class InetText {
         lo = l;
         family = V6;
         return true;
-    }
-
-    private static int hex(byte b) {
-        if (b >= '0' && b <= '9') {
-            return b - '0';
-        }
-        if (b >= 'a' && b <= 'f') {
-            return b - 'a' + 10;
-        }
-        if (b >= 'A' && b <= 'F') {
-            return b - 'A' + 10;
-        }
-        return -1;
     }
 }
