@@ -295,6 +295,22 @@ class TemplateTest {
     }
 
     @Test
+    void aTemplateReusedAcrossSecondsAndOffsetsPrintsEachDateAsAFreshOne() {
+        String tpl = "${ISODATE}|${R_ISODATE}|$HOUR:$MIN:$SEC.$USEC|$MSEC|${TZOFFSET}|${YEAR}";
+        Template reused = Template.compile(tpl, ZoneOffset.UTC);
+        String[] stamps = {"2024-03-01T10:00:00.000001+05:30", "2024-03-01T10:00:00.999999+05:30",
+            "2024-03-01T10:00:00.5-07:00", "2024-03-01T10:00:01+05:30", "2024-03-01T10:00:00.25+05:30",
+            "2024-12-31T23:59:59Z", "2025-01-01T00:00:00Z"};
+        long received = RECEIVED;
+        for (String stamp : stamps) {
+            LogEvent e = parsed("<13>1 " + stamp + " h app - - - x", LogEvent.FORMAT_RFC5424, received += 700);
+            ByteBuilder out = new ByteBuilder(8);
+            reused.render(e, out);
+            assertThat(out.toString()).as(stamp).isEqualTo(render(tpl, e));
+        }
+    }
+
+    @Test
     void copyRendersTheSame() {
         Template t = Template.compile("${ISODATE} ${HOST} ${MSGHDR}${MSG}\n", ZoneOffset.UTC);
         LogEvent e = bsd(BSD);

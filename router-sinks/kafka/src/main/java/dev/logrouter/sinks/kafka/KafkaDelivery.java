@@ -21,11 +21,11 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serializer;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,8 +54,14 @@ import java.util.Map;
  *       closed) is replaced before the resend.</li>
  * </ul>
  *
- * <p>Allocation: one {@link ProducerRecord} and its key/value arrays per record (the producer keeps them until the
- * acknowledgement); the topic String only when it changes; the callbacks are reused batch after batch.
+ * <p>Allocation: none of ours per record. The batch's encoded records are kept in one reused buffer until they are
+ * acknowledged (a resend reads them there). The producer copies a record's key and value into its own batch inside
+ * {@code send()}, but takes them only as arrays of their exact length: the {@link PartSerializer}s hand it one reused
+ * array per length (up to {@value #REUSED_MAX} bytes; longer ones get an array each). Records without headers go
+ * through one reused {@link ProducerRecord} per topic whose key and value are mutable {@link Part}s; a record with
+ * headers gets its own (the producer makes a record's headers read-only). The topic String is made only when it
+ * changes; the callbacks are reused batch after batch. (The producer itself still allocates a few objects per
+ * record: its future, callback wrapper and batch thunk.)
  *
  * <p>Threads: every method but {@link #abort} on one thread (the sink's, {@code sink-<name>}, with {@code buffer:
  * memory}; {@code deliver-<name>} with {@code buffer: journal}); delivery callbacks on the producer's I/O thread
@@ -64,15 +70,28 @@ import java.util.Map;
  */
 final class KafkaDelivery implements SinkDelivery {
 
+    /** Longest key or value the serializers hand over in a reused array of its length (at most ~2 MB kept per part). */
+    static final int REUSED_MAX = 2048;
+
     private final KafkaSinkConfig cfg;
     private final Map<String, Object> producerConfig;
     private final DeadLetterFile deadLetters;
     private final RenderedName topicName = new RenderedName();
     private final List<RenderedName> headerNames = new ArrayList<>();
+    private final PartSerializer keySerializer = new PartSerializer();
+    private final PartSerializer valueSerializer = new PartSerializer();
 
+    /** The batch's records as {@link KafkaEncoder} framed them, each kept until acknowledged or dead-lettered. */
+    private final ByteBuilder kept = new ByteBuilder(1 << 16);
     private final List<Slot> slots = new ArrayList<>();
     private int count;
-    private volatile Producer<byte[], byte[]> producer;
+    /** The key and value of the record being sent: views into {@link #kept}, read by the serializers in send(). */
+    private final Part key = new Part();
+    private final Part value = new Part();
+    /** The reused records (without headers) of the last topic, with and without a key. */
+    private ProducerRecord<Part, Part> keyed;
+    private ProducerRecord<Part, Part> keyless;
+    private volatile Producer<Part, Part> producer;
     private volatile boolean aborted;
     private boolean replaceProducer;
     private boolean sendFailed;
@@ -87,7 +106,7 @@ final class KafkaDelivery implements SinkDelivery {
     KafkaDelivery(KafkaSinkConfig cfg, MetricGroup metrics, DeadLetterFile deadLetters) {
         this.cfg = cfg;
         this.producerConfig = producerConfig(cfg);
-        new ProducerConfig(producerConfig); // a bad property fails the router's start, not the sink thread forever
+        new ProducerConfig(withSerializers(producerConfig)); // a bad property fails the router's start, not the sink
         this.deadLetters = deadLetters;
         this.sent = metrics.counter("sent", "Records handed to the producer (resends included).");
         this.acked = metrics.counter("acked", "Records the broker acknowledged.");
@@ -130,53 +149,87 @@ final class KafkaDelivery implements SinkDelivery {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
                 Long.toString(Math.max(1, Math.min(30_000, delivery - cfg.flushTimeout().millis()))));
         p.putAll(cfg.properties());
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG); // the sink's own serializers are passed as instances
+        p.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
         return p;
+    }
+
+    /** {@code p} with serializer classes named, as {@link ProducerConfig} wants them for validation only. */
+    private static Map<String, Object> withSerializers(Map<String, Object> p) {
+        Map<String, Object> v = new HashMap<>(p);
+        v.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, PartSerializer.class.getName());
+        v.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, PartSerializer.class.getName());
+        return v;
+    }
+
+    private Producer<Part, Part> newProducer() {
+        return new KafkaProducer<>(producerConfig, keySerializer, valueSerializer);
     }
 
     @Override
     public void start() {
-        producer = new KafkaProducer<>(producerConfig);
+        producer = newProducer();
     }
 
-    /** Decodes the record (framing: {@link KafkaEncoder}) and hands it to the producer. */
+    /** Keeps the record (framing: {@link KafkaEncoder}) and hands it to the producer. */
     @Override
     public void add(byte[] r, int off, int len) {
-        int p = off;
-        int topicLen = r[p++] & 0xFF;
-        String topic = topicName.of(r, p, topicLen);
-        p += topicLen;
-        int keyLen = ByteBuilder.getInt(r, p);
-        p += 4;
-        byte[] key = null;
-        if (keyLen >= 0) {
-            key = Arrays.copyOfRange(r, p, p + keyLen);
-            p += keyLen;
-        }
-        int headers = r[p++] & 0xFF;
+        int topicLen = r[off] & 0xFF;
+        String topic = topicName.of(r, off + 1, topicLen);
         Slot s = slot(count++);
-        int headersAt = p;
-        for (int i = 0; i < headers; i++) { // skipped here, added below once the record exists
-            p += 2 + ((r[p] & 0xFF) << 8 | (r[p + 1] & 0xFF));
-            p += 4 + ByteBuilder.getInt(r, p);
-        }
-        byte[] value = Arrays.copyOfRange(r, p, off + len);
-        s.record = new ProducerRecord<>(topic, null, null, key, value);
-        for (int i = 0, q = headersAt; i < headers; i++) { // added to the record's own header list: no list of ours
-            int nameLen = (r[q] & 0xFF) << 8 | (r[q + 1] & 0xFF);
-            String name = headerName(i).of(r, q + 2, nameLen);
-            q += 2 + nameLen;
-            int valueLen = ByteBuilder.getInt(r, q);
-            s.record.headers().add(name, Arrays.copyOfRange(r, q + 4, q + 4 + valueLen));
-            q += 4 + valueLen;
-        }
+        s.topic = topic;
+        s.at = kept.length();
+        s.length = len;
+        kept.append(r, off, len);
         if (sendFailed) {
             s.sent = false; // the producer just failed a send at once (no metadata, closed): flush sends it
             s.error = null;
         } else {
             send(s);
         }
+    }
+
+    /** The producer record of slot {@code s}: {@link #key} and {@link #value} are pointed at its bytes. */
+    private ProducerRecord<Part, Part> record(Slot s) {
+        byte[] r = kept.array();
+        int p = s.at + 1 + (r[s.at] & 0xFF);
+        int keyLen = ByteBuilder.getInt(r, p);
+        p += 4;
+        s.keyed = keyLen >= 0;
+        if (s.keyed) {
+            key.set(r, p, keyLen);
+            p += keyLen;
+        }
+        int headers = r[p++] & 0xFF;
+        int headersAt = p;
+        for (int i = 0; i < headers; i++) {
+            p += 2 + ((r[p] & 0xFF) << 8 | (r[p + 1] & 0xFF));
+            p += 4 + ByteBuilder.getInt(r, p);
+        }
+        value.set(r, p, s.at + s.length - p);
+        Part k = keyLen >= 0 ? key : null;
+        if (headers == 0) {
+            ProducerRecord<Part, Part> reused = k == null ? keyless : keyed;
+            if (reused == null || !reused.topic().equals(s.topic)) { // same String while the topic does not change
+                reused = new ProducerRecord<>(s.topic, null, null, k, value);
+                if (k == null) {
+                    keyless = reused;
+                } else {
+                    keyed = reused;
+                }
+            }
+            return reused;
+        }
+        RecordHeaders h = new RecordHeaders();
+        for (int i = 0, q = headersAt; i < headers; i++) {
+            int nameLen = (r[q] & 0xFF) << 8 | (r[q + 1] & 0xFF);
+            String name = headerName(i).of(r, q + 2, nameLen);
+            q += 2 + nameLen;
+            int valueLen = ByteBuilder.getInt(r, q);
+            h.add(name, java.util.Arrays.copyOfRange(r, q + 4, q + 4 + valueLen));
+            q += 4 + valueLen;
+        }
+        return new ProducerRecord<>(s.topic, null, null, k, value, h);
     }
 
     /** The name cache of the i-th header of a record: names repeat record after record, Strings are made once. */
@@ -199,7 +252,7 @@ final class KafkaDelivery implements SinkDelivery {
         s.sent = true;
         sent.inc();
         try {
-            producer.send(s.record, s);
+            producer.send(record(s), s); // the key and value are copied into the producer's batch before it returns
         } catch (RuntimeException e) {
             // thrown rather than called back: the producer is closed or broken (interrupts, fatal state)
             s.onCompletion(null, e);
@@ -230,13 +283,10 @@ final class KafkaDelivery implements SinkDelivery {
             Slot s = slots.get(i);
             Exception e = s.error;
             if (s.sent && e == null) {
-                s.record = null;
                 continue;
             }
             if (e != null && neverWritable(e)) {
-                deadLetters.write(s.record.topic(), e.getClass().getSimpleName() + ": " + e.getMessage(),
-                        s.record.key(), s.record.value(), 0, s.record.value().length);
-                s.record = null;
+                deadLetter(deadLetters, s, e.getClass().getSimpleName() + ": " + e.getMessage());
                 continue;
             }
             if (e != null && first == null) {
@@ -252,6 +302,7 @@ final class KafkaDelivery implements SinkDelivery {
         }
         count = kept;
         sendFailed = false;
+        compact();
         if (kept > 0) {
             replaceBrokenProducer();
             throw new KafkaDeliveryException(kept + " record(s) not acknowledged, kept to send again: " + first,
@@ -259,13 +310,36 @@ final class KafkaDelivery implements SinkDelivery {
         }
     }
 
+    /**
+     * Moves the records still pending (slots {@code [0, count)}, in the order they were added: their bytes lie in
+     * {@link #kept} in that order) to the front of the buffer, so that it does not grow while a destination is away.
+     */
+    private void compact() {
+        int w = 0;
+        byte[] b = kept.array();
+        for (int i = 0; i < count; i++) {
+            Slot s = slots.get(i);
+            System.arraycopy(b, s.at, b, w, s.length); // w <= s.at: moves left, overlap-safe
+            s.at = w;
+            w += s.length;
+        }
+        kept.setLength(w);
+    }
+
+    /** Writes slot {@code s}'s record (topic, key, value) to {@code letters} with {@code reason}. */
+    private void deadLetter(DeadLetterFile letters, Slot s, String reason) {
+        record(s);
+        byte[] k = s.keyed ? java.util.Arrays.copyOfRange(key.array, key.off, key.off + key.length) : null;
+        letters.write(s.topic, reason, k, value.array, value.off, value.length);
+    }
+
     /** A producer left unusable by a failure (fenced, closed) is replaced before the next send. */
     private void replaceBrokenProducer() {
         if (replaceProducer && !aborted) {
             replaceProducer = false;
             producersReplaced.inc();
-            Producer<byte[], byte[]> old = producer;
-            producer = new KafkaProducer<>(producerConfig);
+            Producer<Part, Part> old = producer;
+            producer = newProducer();
             old.close(Duration.ZERO);
         }
     }
@@ -278,13 +352,11 @@ final class KafkaDelivery implements SinkDelivery {
     @Override
     public void deadLetterPending(DeadLetterFile letters, String reason) {
         for (int i = 0; i < count; i++) {
-            ProducerRecord<byte[], byte[]> r = slots.get(i).record;
-            if (r != null) {
-                letters.write(r.topic(), reason, r.key(), r.value(), 0, r.value().length);
-            }
+            deadLetter(letters, slots.get(i), reason);
         }
         slots.clear();
         count = 0;
+        kept.reset();
         sendFailed = false;
         replaceBrokenProducer();
     }
@@ -299,7 +371,7 @@ final class KafkaDelivery implements SinkDelivery {
     @Override
     public void abort() {
         aborted = true;
-        Producer<byte[], byte[]> p = producer;
+        Producer<Part, Part> p = producer;
         if (p != null) {
             p.close(Duration.ZERO); // fails what is in flight: a blocked flush returns
         }
@@ -308,7 +380,7 @@ final class KafkaDelivery implements SinkDelivery {
     /** Closes the producer (waiting up to 30 s for what it still sends, unless aborted) and the dead letters. */
     @Override
     public void close() throws java.io.IOException {
-        Producer<byte[], byte[]> p = producer;
+        Producer<Part, Part> p = producer;
         if (p != null) {
             p.close(aborted ? Duration.ZERO : Duration.ofSeconds(30));
         }
@@ -316,7 +388,7 @@ final class KafkaDelivery implements SinkDelivery {
     }
 
     private double producerMetric(String metric) {
-        Producer<byte[], byte[]> p = producer;
+        Producer<Part, Part> p = producer;
         if (p == null) {
             return 0;
         }
@@ -331,7 +403,12 @@ final class KafkaDelivery implements SinkDelivery {
 
     /** One record of the current batch and its delivery callback, reused batch after batch. */
     private final class Slot implements Callback {
-        ProducerRecord<byte[], byte[]> record;
+        /** Its topic, and where its encoded record lies in {@link #kept}. */
+        String topic;
+        int at;
+        int length;
+        /** Whether the record has a key (set by {@link #record}). */
+        boolean keyed;
         volatile Exception error;
         boolean sent;
 
@@ -343,6 +420,54 @@ final class KafkaDelivery implements SinkDelivery {
                 error = exception;
                 failed.inc();
             }
+        }
+    }
+
+    /**
+     * A key or value of the record being sent: a view into {@link #kept}.
+     *
+     * <p>Threads: the delivery's thread (set before {@code send}, read by the serializers inside it).
+     */
+    static final class Part {
+        byte[] array;
+        int off;
+        int length;
+
+        void set(byte[] array, int off, int length) {
+            this.array = array;
+            this.off = off;
+            this.length = length;
+        }
+    }
+
+    /**
+     * Serializes a {@link Part} into an array of exactly its length, as the producer wants it: the same array for
+     * every part of one length up to {@value #REUSED_MAX} bytes (the producer copies it into its batch inside
+     * {@code send()} and keeps no reference), a new one for a longer part. One instance per part (key, value): a key
+     * and a value of one length must not share an array.
+     *
+     * <p>Threads: called by the producer inside {@code send()}, on the delivery's thread only.
+     */
+    public static final class PartSerializer implements Serializer<Part> {
+        private final byte[][] byLength = new byte[REUSED_MAX + 1][];
+
+        @Override
+        public byte[] serialize(String topic, Part p) {
+            if (p == null) {
+                return null;
+            }
+            int n = p.length;
+            byte[] b;
+            if (n <= REUSED_MAX) {
+                b = byLength[n];
+                if (b == null) {
+                    b = byLength[n] = new byte[n];
+                }
+            } else {
+                b = new byte[n];
+            }
+            System.arraycopy(p.array, p.off, b, 0, n);
+            return b;
         }
     }
 }

@@ -132,6 +132,45 @@ class KafkaSinkTest {
         sink.close();
     }
 
+    /**
+     * Records without headers go through a reused record and one reused array per length: values of one length
+     * follow each other with different bytes, keys come and go, lengths cross the reuse limit. Each record must reach
+     * the topic with exactly its own key and value.
+     */
+    @Test
+    void recordsOfEveryLengthKeepTheirOwnBytesThroughTheReusedArrays() throws Exception {
+        broker.createTopic("lengths", 1);
+        Sink sink = sink(Map.of("topic", "lengths", "key", "${PROGRAM}", "template", "${MSG}"));
+        sink.start();
+        Map<String, String> expected = new HashMap<>();
+        int n = 0;
+        for (int len = 1; len <= KafkaDelivery.REUSED_MAX + 300; len += 7) {
+            for (int copy = 0; copy < 3; copy++) { // three values of one length in a row, each its own
+                String id = n + ":";
+                StringBuilder msg = new StringBuilder(id);
+                while (msg.length() < len + id.length()) {
+                    msg.append((char) ('a' + (msg.length() * 31 + n) % 26));
+                }
+                String program = n % 4 == 0 ? "" : "p" + (n % 7); // no key every fourth record
+                parse("<13>1 2026-11-22T10:00:00Z h " + (program.isEmpty() ? "-" : program) + " - - - " + msg,
+                        LogEvent.FORMAT_RFC5424);
+                sink.append(slot);
+                expected.put(msg.toString(), program);
+                n++;
+            }
+        }
+        sink.flush();
+        List<ConsumerRecord<byte[], byte[]>> records = broker.readAll("lengths");
+        assertThat(records).hasSize(n);
+        Map<String, String> got = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            got.put(new String(r.value(), StandardCharsets.UTF_8),
+                    r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8));
+        }
+        assertThat(got).isEqualTo(expected);
+        sink.close();
+    }
+
     @Test
     void renderedTopicNamesAreMadeValid() throws Exception {
         Sink sink = sink(Map.of("topic", "t-${HOST}", "template", "${MSG}"));
