@@ -32,6 +32,8 @@ import java.time.ZoneId;
  *       document: it is dead-lettered with the reason.</li>
  * </ul>
  *
+ * <p>Allocates nothing per document: constant text is pre-encoded, values are escaped straight into the record.
+ *
  * <p>Threads: one instance per sink, used on the sink's thread.
  */
 final class DocumentWriter {
@@ -47,6 +49,30 @@ final class DocumentWriter {
             "_primary_term", "_ignored", "_ignored_source", "_field_names", "_doc_count", "_tier", "_type",
             "_data_stream_timestamp", "_nested_path", "_feature", "_tsid", "_meta");
 
+    // the document's constant text, encoded once (ByteBuilder.append(String) encodes on every call)
+    private static final byte[] TIMESTAMP = ascii("{\"@timestamp\":\"");
+    private static final byte[] HOST = ascii(",\"host\":\"");
+    private static final byte[] PROGRAM = ascii(",\"program\":\"");
+    private static final byte[] PID = ascii(",\"pid\":");
+    private static final byte[] PROCID = ascii(",\"procid\":\"");
+    private static final byte[] MSGID = ascii(",\"msgid\":\"");
+    private static final byte[] SEVERITY = ascii(",\"severity\":\"");
+    private static final byte[] FACILITY = ascii("\",\"facility\":\"");
+    private static final byte[] ECS_HOST = ascii(",\"host.name\":\"");
+    private static final byte[] ECS_PROGRAM = ascii(",\"process.name\":\"");
+    private static final byte[] ECS_PID = ascii(",\"process.pid\":");
+    private static final byte[] ECS_PROCID = ascii(",\"log.syslog.procid\":\"");
+    private static final byte[] ECS_MSGID = ascii(",\"log.syslog.msgid\":\"");
+    private static final byte[] ECS_PRIORITY = ascii(",\"log.syslog.priority\":");
+    private static final byte[] ECS_SEVERITY_CODE = ascii(",\"log.syslog.severity.code\":");
+    private static final byte[] ECS_SEVERITY_NAME = ascii(",\"log.syslog.severity.name\":\"");
+    private static final byte[] ECS_FACILITY_CODE = ascii("\",\"log.syslog.facility.code\":");
+    private static final byte[] ECS_FACILITY_NAME = ascii(",\"log.syslog.facility.name\":\"");
+    private static final byte[] MESSAGE = ascii(",\"message\":\"");
+    private static final byte[] TAGS = ascii(",\"tags\":[");
+    private static final byte[] PAIR_START = ascii(",\"");
+    private static final byte[] PAIR_MIDDLE = ascii("\":\"");
+
     private final boolean ecs;
     private final byte[][] builtIn;
     private final Template timestamp;
@@ -57,6 +83,10 @@ final class DocumentWriter {
         this.timestamp = Template.compile("${YEAR}-${MONTH}-${DAY}T${HOUR}:${MIN}:${SEC}.${MSEC}${TZOFFSET}", zone);
     }
 
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
     private static byte[][] names(String... names) {
         byte[][] b = new byte[names.length][];
         for (int i = 0; i < names.length; i++) {
@@ -65,28 +95,29 @@ final class DocumentWriter {
         return b;
     }
 
+    /** Appends {@code e}'s document to {@code out}; allocates nothing (every constant is pre-encoded). */
     void write(LogEvent e, ByteBuilder out) {
-        out.append("{\"@timestamp\":\"");
+        out.append(TIMESTAMP);
         timestamp.render(e, out);
         out.append((byte) '"');
-        field(e, LogEvent.HOST, ecs ? "host.name" : "host", out);
-        field(e, LogEvent.PROGRAM, ecs ? "process.name" : "program", out);
+        field(e, LogEvent.HOST, ecs ? ECS_HOST : HOST, out);
+        field(e, LogEvent.PROGRAM, ecs ? ECS_PROGRAM : PROGRAM, out);
         pid(e, out);
-        field(e, LogEvent.MSGID, ecs ? "log.syslog.msgid" : "msgid", out);
+        field(e, LogEvent.MSGID, ecs ? ECS_MSGID : MSGID, out);
         if (ecs) {
-            out.append(",\"log.syslog.priority\":").appendDecimal(e.pri());
-            out.append(",\"log.syslog.severity.code\":").appendDecimal(e.severity());
-            out.append(",\"log.syslog.severity.name\":\"").append(SyslogNames.severity(e.severity()));
-            out.append("\",\"log.syslog.facility.code\":").appendDecimal(e.facility());
-            out.append(",\"log.syslog.facility.name\":\"").append(SyslogNames.facility(e.facility()));
+            out.append(ECS_PRIORITY).appendDecimal(e.pri());
+            out.append(ECS_SEVERITY_CODE).appendDecimal(e.severity());
+            out.append(ECS_SEVERITY_NAME).append(SyslogNames.severity(e.severity()));
+            out.append(ECS_FACILITY_CODE).appendDecimal(e.facility());
+            out.append(ECS_FACILITY_NAME).append(SyslogNames.facility(e.facility()));
         } else {
-            out.append(",\"severity\":\"").append(SyslogNames.severity(e.severity()));
-            out.append("\",\"facility\":\"").append(SyslogNames.facility(e.facility()));
+            out.append(SEVERITY).append(SyslogNames.severity(e.severity()));
+            out.append(FACILITY).append(SyslogNames.facility(e.facility()));
         }
         out.append((byte) '"');
-        field(e, LogEvent.MSG, "message", out);
+        field(e, LogEvent.MSG, MESSAGE, out);
         if (e.tagCount() > 0) {
-            out.append(",\"tags\":[");
+            out.append(TAGS);
             for (int i = 0; i < e.tagCount(); i++) {
                 if (i > 0) {
                     out.append((byte) ',');
@@ -102,11 +133,12 @@ final class DocumentWriter {
         out.append((byte) '}');
     }
 
-    private static void field(LogEvent e, int field, String name, ByteBuilder out) {
+    /** Appends {@code ,"name":"value"} when the header field is set; {@code key} is {@code ,"name":"}. */
+    private static void field(LogEvent e, int field, byte[] key, ByteBuilder out) {
         if (!e.isFieldSet(field)) {
             return;
         }
-        out.append(",\"").append(name).append("\":\"");
+        out.append(key);
         JsonStringEscaper.escape(out, e.fieldArray(field), e.fieldOffset(field), e.fieldLength(field));
         out.append((byte) '"');
     }
@@ -123,9 +155,9 @@ final class DocumentWriter {
             digits = b[off + i] >= '0' && b[off + i] <= '9';
         }
         if (digits) {
-            out.append(ecs ? ",\"process.pid\":" : ",\"pid\":").append(b, off, len);
+            out.append(ecs ? ECS_PID : PID).append(b, off, len);
         } else {
-            field(e, LogEvent.PID, ecs ? "log.syslog.procid" : "procid", out);
+            field(e, LogEvent.PID, ecs ? ECS_PROCID : PROCID, out);
         }
     }
 
@@ -137,7 +169,7 @@ final class DocumentWriter {
             if (nLen == 0 || isBuiltIn(d, nOff, nLen)) {
                 continue;
             }
-            out.append(",\"");
+            out.append(PAIR_START);
             if (d[nOff] == '.') {
                 out.append((byte) '_');
                 if (isMetadata(d, nOff, nLen)) {
@@ -149,7 +181,7 @@ final class DocumentWriter {
                 out.append((byte) '_');
             }
             JsonStringEscaper.escape(out, d, nOff, nLen);
-            out.append("\":\"");
+            out.append(PAIR_MIDDLE);
             JsonStringEscaper.escape(out, d, t.valueOffset(i), t.valueLength(i));
             out.append((byte) '"');
         }
