@@ -43,7 +43,7 @@
 # RATE=100000000 (per connection) SETTLE_SECS=2 STALL_SECS=10 MAX_DRAIN_SECS=120
 # WARMUP_SECS (lr 10, sng 0) COMPRESSION=none (none|gzip|snappy|lz4|zstd, both peers)
 # KEY='${HOST}' (empty = no key, both peers) SNG_WORKERS=1 SNG_RETRIES=1000 SNG_QMAX=100000
-# ROUTER_JAR=<repo>/router-server/target/logrouter.jar (else /work/main's) LR_PARSE_WORKERS=2 LR_BATCH_SIZE=5000
+# ROUTER_JAR=<repo>/router-server/target/logrouter.jar (else /work/main's) LR_PARSE_WORKERS=2 LR_BATCH_SIZE='' (the sink's default)
 # LR_FLUSH_TIMEOUT=5ms LR_JAVA_OPTS='' KEEP_TOPICS=0 SAMPLE=1 (print 1 record per partition)
 # LOADGEN=loggen|loadgen LOGGEN=/usr/bin/loggen (its path) BENCH_JAR=<repo>/router-bench/target/router-bench.jar
 # (loadgen and KafkaTool) LOGGEN_GRACE_SECS=60 (the load is stopped that long past its end) MAVEN_WAIT_SECS=1800
@@ -78,7 +78,7 @@ ROUTER_JAR=${ROUTER_JAR:-$REPO/router-server/target/logrouter.jar}
 [ -f "$ROUTER_JAR" ] || [ ! -f /work/main/router-server/target/logrouter.jar ] \
   || ROUTER_JAR=/work/main/router-server/target/logrouter.jar
 LR_PARSE_WORKERS=${LR_PARSE_WORKERS:-2}
-LR_BATCH_SIZE=${LR_BATCH_SIZE:-5000}
+LR_BATCH_SIZE=${LR_BATCH_SIZE:-}   # empty: the sink's default batch-size
 LR_FLUSH_TIMEOUT=${LR_FLUSH_TIMEOUT:-5ms}
 LR_JAVA_OPTS=${LR_JAVA_OPTS:-}
 LR_SINK_EXTRA=${LR_SINK_EXTRA:-}   # more YAML lines for the sink, e.g. $'batch-bytes: 1MiB\nack-interval: 1s'
@@ -190,7 +190,7 @@ write_lr_config() {
     echo "    topic: \"$topic\""
     [ -n "$KEY" ] && echo "    key: \"$KEY\""
     echo "    template: \"$TEMPLATE\""
-    echo "    batch-size: $LR_BATCH_SIZE"
+    [ -n "$LR_BATCH_SIZE" ] && echo "    batch-size: $LR_BATCH_SIZE"
     echo "    flush-timeout: $LR_FLUSH_TIMEOUT"
     echo "    compression: $COMPRESSION"
     if [ -n "$LR_SINK_EXTRA" ]; then printf '%s\n' "$LR_SINK_EXTRA" | sed 's/^/    /'; fi

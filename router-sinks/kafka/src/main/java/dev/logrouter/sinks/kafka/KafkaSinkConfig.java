@@ -55,8 +55,10 @@ public record KafkaSinkConfig(
         @Option(doc = "Most records handed to the producer before the sink waits for all of their "
                 + "acknowledgements (one sink batch).", defaultValue = "10000")
         Integer batchSize,
-        @Option(doc = "The producer's batch.size: most bytes in one partition's record batch.",
-                defaultValue = "256KiB")
+        @Option(doc = "The producer's batch.size: most bytes in one partition's record batch (the default "
+                + "was chosen by a measured sweep: docs/performance.md; above the broker's message.max.bytes the "
+                + "producer splits the batches the broker refuses).",
+                defaultValue = "1MiB")
         ByteSize batchBytes,
         @Option(doc = "The producer's linger.ms: how long a partition's record batch waits for more records "
                 + "before it is sent.", defaultValue = "5ms")
