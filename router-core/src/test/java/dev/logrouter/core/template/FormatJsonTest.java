@@ -65,6 +65,29 @@ class FormatJsonTest {
     // ------------------------------------------------------------------ scopes
 
     @Test
+    void oneTemplateRenderingEventsWithChangingNamesPrintsWhatAFreshOnePrints() throws Exception {
+        // the sort of the names is skipped while they repeat: events alternate between name sets, one of them with
+        // the same count and name lengths as another but other bytes, and duplicate names that must resolve again
+        String tpl = "$(format-json --scope rfc5424 --scope nv-pairs --pair x=${PROGRAM} --pair y=$HOST)";
+        Template reused = Template.compile(tpl, ZoneOffset.UTC);
+        LogEvent[] events = {
+            ietf(IETF),
+            ietf("<13>1 2026-11-22T10:00:00Z h app - - [a b=\"1\" c=\"2\"] m"),
+            ietf("<13>1 2026-11-22T10:00:00Z h app - - [a b=\"1\" d=\"2\"] m"),
+            ietf("<13>1 2026-11-22T10:00:00Z h app - - [a d=\"1\" b=\"2\"] m"),
+            ietf("<13>1 2026-11-22T10:00:00Z h app - - [a b=\"1\" c=\"2\"] m"),
+            bsd(BSD),
+            ietf(IETF),
+        };
+        events[4].fields().set("x", "from the table"); // then the pair x=${PROGRAM}: the later one wins
+        for (LogEvent e : events) {
+            ByteBuilder out = new ByteBuilder(16);
+            reused.render(e, out);
+            assertThat(out.toString()).isEqualTo(render(tpl, e));
+        }
+    }
+
+    @Test
     void rfc3164ScopeHasTheLegacyHeaderInDescendingKeyOrder() throws Exception {
         assertThat(render("$(format-json --scope rfc3164)", bsd(BSD))).isEqualTo("{\"PROGRAM\":\"su\","
                 + "\"PRIORITY\":\"crit\",\"PID\":\"123\",\"MESSAGE\":\"'su root' failed\",\"HOST\":\"mymachine\","
