@@ -15,7 +15,9 @@
 #   7. SIGTERM, waits for exit code 0 (STOP_SECS deadline),
 #   8. prints one line to stdout:
 #      server=S sent=N delivered=N lost=N msgs_per_s=X mb_per_s=X router_cpu_s=X router_cores=X rss_mb=X
-#      loadgen_cpu_s=X (the load generator's CPU for the measured run, "-" without /usr/bin/time)
+#      loadgen_cpu_s=X (the load generator's CPU for the measured run, "-" without /usr/bin/time) jit_cpu_s=X
+#      (the part of router_cpu_s spent by the JVM's C1/C2 compiler threads: JIT compilation still going on
+#      in the measured part means the warm-up was too short for a steady-state figure; "-" for syslog-ng)
 # and exits 1 if delivered != sent, the router exits non-zero, or the load generator fails.
 #
 # Throughput is measured from the first send (load generator end minus its own elapsed
@@ -207,6 +209,22 @@ EOF
         LR_JAVA_OPTS=$ROUTER_JAVA_OPTS bench_start_router "$TMP/router.yaml"
     fi
 }
+# jit_ticks: CPU ticks of the router's JIT compiler threads so far (a compiler thread that exited is not counted)
+jit_ticks() {
+    local t comm s sum=0
+    for t in /proc/"$DPID"/task/*; do
+        comm=$(< "$t/comm") 2>/dev/null || continue
+        case $comm in "C1 Compiler"*|"C2 Compiler"*) ;; *) continue ;; esac
+        s=$(< "$t/stat") 2>/dev/null || continue
+        s=${s##*) }
+        local -a F; read -r -a F <<< "$s"
+        sum=$((sum + F[11] + F[12]))
+    done
+    echo "$sum"
+}
+J0=0 J1=0
+peer_warmed() { [ "$SERVER" != logrouter ] || J0=$(jit_ticks); }
+peer_drained() { [ "$SERVER" != logrouter ] || J1=$(jit_ticks); }
 # the drain polls out.log's size (cheap: no reading) and mtime (= the router's last write); its lines are
 # counted only once the size has been still
 peer_probe() {
@@ -219,8 +237,10 @@ peer_record() {
     ((LG_RC == 0)) || status=1
     ((ROUTER_RC == 0)) || status=1
     if ((DELIVERED != SENT)); then echo "e2e: delivered $DELIVERED of $SENT messages" >&2; status=1; fi
-    printf 'server=%s sent=%s delivered=%s lost=%s msgs_per_s=%s mb_per_s=%s router_cpu_s=%s router_cores=%s rss_mb=%s loadgen_cpu_s=%s\n' \
-        "$SERVER" "$SENT" "$DELIVERED" "$R_LOST" "$R_RATE" "$R_MBS" "$R_DCPU" "$R_CORES" "$R_RSS_MB" "$LG_CPU"
+    local jit=-
+    [ "$SERVER" != logrouter ] || jit=$(awk -v t=$((J1 - J0)) -v c="$CLK" 'BEGIN { printf "%.2f", t / c }')
+    printf 'server=%s sent=%s delivered=%s lost=%s msgs_per_s=%s mb_per_s=%s router_cpu_s=%s router_cores=%s rss_mb=%s loadgen_cpu_s=%s jit_cpu_s=%s\n' \
+        "$SERVER" "$SENT" "$DELIVERED" "$R_LOST" "$R_RATE" "$R_MBS" "$R_DCPU" "$R_CORES" "$R_RSS_MB" "$LG_CPU" "$jit"
     return $status
 }
 
