@@ -15,7 +15,11 @@
 #   7. SIGTERM, waits for exit code 0 (STOP_SECS deadline),
 #   8. prints one line to stdout:
 #      server=S sent=N delivered=N lost=N msgs_per_s=X mb_per_s=X router_cpu_s=X router_cores=X rss_mb=X
-#      loadgen_cpu_s=X (the load generator's CPU for the measured run, "-" without /usr/bin/time)
+#      loadgen_cpu_s=X (the load generator's CPU for the measured run, "-" without /usr/bin/time) jit_cpu_s=X
+#      (the part of router_cpu_s spent by the JVM's C1/C2 compiler threads: JIT compilation still going on
+#      in the measured part means the warm-up was too short for a steady-state figure) threads_cpu_s=io:X,parse:X,
+#      sink:X,jit:X,other:X (the router's CPU by thread: event loops, parse workers, sinks, JIT, the rest; from
+#      the end of the warm-up, WARMUP=0: from the start, to the end of the drain; "-" for syslog-ng)
 # and exits 1 if delivered != sent, the router exits non-zero, or the load generator fails.
 #
 # Throughput is measured from the first send (load generator end minus its own elapsed
@@ -32,6 +36,9 @@
 #   RING_SIZE=4096  PARSE_WORKERS=1  IO_THREADS=1  WAIT_STRATEGY=backoff  BATCH_SIZE=1000  FLUSH_TIMEOUT=250ms
 #   ROUTER_JAVA_OPTS=""  ROUTER_JAR=router-server/target/logrouter.jar  BENCH_JAR=router-bench/target/router-bench.jar
 #   STARTUP_SECS=60  DRAIN_SECS=120  STOP_SECS=60  KEEP=0 (1 = keep the temp dir)
+#   PERF=0|1 (1: `perf record -g` of the router over the measured part only, into <tmp>/perf.data, with the JIT's
+#   symbols (-XX:+DumpPerfMapAtExit: /tmp/perf-<pid>.map) and Netty's native libraries kept in <tmp> so that
+#   perf names their functions; needs WARMUP > 0 and perf; implies KEEP=1; PERF_FREQ=999 samples/s)
 #   LOCK=/tmp/cpu.lock: held for the whole run so no other benchmark overlaps (set LOCK=
 #   when the caller already holds it, e.g. under `flock /tmp/cpu.lock router-bench/e2e.sh`).
 #   SERVER=logrouter|syslog-ng (SYSLOG_NG_PATH=/usr/sbin/syslog-ng): syslog-ng 3.38 in place of the router, measured
@@ -67,6 +74,8 @@ STARTUP_SECS=${STARTUP_SECS:-60}
 DRAIN_SECS=${DRAIN_SECS:-120}
 STOP_SECS=${STOP_SECS:-60}
 KEEP=${KEEP:-0}
+PERF=${PERF:-0}
+PERF_FREQ=${PERF_FREQ:-999}
 LOCK=${LOCK-/tmp/cpu.lock}
 SERVER=${SERVER:-logrouter}
 SYSLOG_NG=${SYSLOG_NG_PATH:-/usr/sbin/syslog-ng}
@@ -97,6 +106,11 @@ done
 ((CONNS > 0 && COUNT > 0)) || { echo "e2e: CONNS and COUNT must be > 0" >&2; exit 2; }
 case $FORMAT in rfc3164|rfc5424) ;; *) echo "e2e: FORMAT must be rfc3164 or rfc5424" >&2; exit 2 ;; esac
 case $LOADGEN in loadgen|loggen) ;; *) echo "e2e: LOADGEN must be loadgen or loggen" >&2; exit 2 ;; esac
+if [ "$PERF" = 1 ]; then
+    command -v perf > /dev/null || { echo "e2e: PERF=1 needs perf" >&2; exit 2; }
+    ((WARMUP > 0)) || { echo "e2e: PERF=1 needs WARMUP > 0 (perf starts after the warm-up)" >&2; exit 2; }
+    KEEP=1
+fi
 case $SERVER in
     logrouter) ;;
     syslog-ng) [ -x "$SYSLOG_NG" ] || { echo "e2e: syslog-ng not found at $SYSLOG_NG (bash /work/shared/bench/install.sh)" >&2; exit 2; } ;;
@@ -204,7 +218,49 @@ EOF
         DPID=$!
     else
         # cwd = temp dir, so relative defaults (e.g. ./data/dead-letter) stay inside it
-        LR_JAVA_OPTS=$ROUTER_JAVA_OPTS bench_start_router "$TMP/router.yaml"
+        local opts=$ROUTER_JAVA_OPTS
+        if [ "$PERF" = 1 ]; then
+            opts="$opts -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer"
+            opts="$opts -Dio.netty.native.workdir=$TMP -Dio.netty.native.deleteLibAfterLoading=false"
+        fi
+        LR_JAVA_OPTS=$opts bench_start_router "$TMP/router.yaml"
+    fi
+}
+# thread_ticks: the router's CPU ticks so far by thread group, "io parse sink jit other" (io-*, parse-*, sink-*, the
+# C1/C2 compiler threads, the rest); a thread that exited is not counted
+thread_ticks() {
+    local t comm s io=0 parse=0 sink=0 jit=0 other=0 n
+    for t in /proc/"$DPID"/task/*; do
+        comm=$(cat "$t/comm" 2>/dev/null) || continue
+        s=$(cat "$t/stat" 2>/dev/null) || continue
+        s=${s##*) }
+        local -a F; read -r -a F <<< "$s"
+        n=$((F[11] + F[12]))
+        case $comm in
+            io-*) io=$((io + n)) ;;
+            parse-*) parse=$((parse + n)) ;;
+            sink-*) sink=$((sink + n)) ;;
+            "C1 Compiler"*|"C2 Compiler"*) jit=$((jit + n)) ;;
+            *) other=$((other + n)) ;;
+        esac
+    done
+    echo "$io $parse $sink $jit $other"
+}
+T0="0 0 0 0 0" T1="0 0 0 0 0" PERF_PID=""
+peer_warmed() {
+    [ "$SERVER" != logrouter ] || T0=$(thread_ticks)
+    if [ "$PERF" = 1 ]; then
+        perf record -g -F "$PERF_FREQ" -p "$DPID" -o "$TMP/perf.data" > "$TMP/perf.log" 2>&1 &
+        PERF_PID=$!
+    fi
+}
+peer_drained() {
+    [ "$SERVER" != logrouter ] || T1=$(thread_ticks)
+    if [ -n "$PERF_PID" ]; then
+        kill -INT "$PERF_PID" 2>/dev/null || true
+        wait "$PERF_PID" || true
+        echo "e2e: perf profile of the measured part: perf report -i $TMP/perf.data (JIT symbols once the router" \
+            "exited: /tmp/perf-$DPID.map)" >&2
     fi
 }
 # the drain polls out.log's size (cheap: no reading) and mtime (= the router's last write); its lines are
@@ -219,8 +275,15 @@ peer_record() {
     ((LG_RC == 0)) || status=1
     ((ROUTER_RC == 0)) || status=1
     if ((DELIVERED != SENT)); then echo "e2e: delivered $DELIVERED of $SENT messages" >&2; status=1; fi
-    printf 'server=%s sent=%s delivered=%s lost=%s msgs_per_s=%s mb_per_s=%s router_cpu_s=%s router_cores=%s rss_mb=%s loadgen_cpu_s=%s\n' \
-        "$SERVER" "$SENT" "$DELIVERED" "$R_LOST" "$R_RATE" "$R_MBS" "$R_DCPU" "$R_CORES" "$R_RSS_MB" "$LG_CPU"
+    local jit=- threads=-
+    if [ "$SERVER" = logrouter ]; then
+        read -r jit threads < <(awk -v a="$T0" -v b="$T1" -v c="$CLK" 'BEGIN {
+            split(a, x, " "); split(b, y, " ")
+            for (i = 1; i <= 5; i++) d[i] = (y[i] - x[i]) / c
+            printf "%.2f io:%.2f,parse:%.2f,sink:%.2f,jit:%.2f,other:%.2f\n", d[4], d[1], d[2], d[3], d[4], d[5] }')
+    fi
+    printf 'server=%s sent=%s delivered=%s lost=%s msgs_per_s=%s mb_per_s=%s router_cpu_s=%s router_cores=%s rss_mb=%s loadgen_cpu_s=%s jit_cpu_s=%s threads_cpu_s=%s\n' \
+        "$SERVER" "$SENT" "$DELIVERED" "$R_LOST" "$R_RATE" "$R_MBS" "$R_DCPU" "$R_CORES" "$R_RSS_MB" "$LG_CPU" "$jit" "$threads"
     return $status
 }
 
