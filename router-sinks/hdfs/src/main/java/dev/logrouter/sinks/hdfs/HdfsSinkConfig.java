@@ -138,12 +138,17 @@ public record HdfsSinkConfig(
 
     /**
      * The encoder (path and line templates) and the delivery (part files), joined by {@code buffer}: with
-     * {@code journal} the delivery thread sends batches of up to {@code batch-size} lines or {@code batch-bytes}.
+     * {@code memory} an {@link HdfsMemorySink} (lines rendered straight into their file's buffer); with
+     * {@code journal} the journal's records, and the delivery thread sends batches of up to {@code batch-size} lines
+     * or {@code batch-bytes}.
      */
     @Override
     public Sink create(SinkContext ctx) {
-        SinkEncoder encoder = encoder(ctx);
+        HdfsEncoder encoder = new HdfsEncoder(path, template, ctx.zone());
         HdfsDelivery delivery = new HdfsDelivery(this, ctx);
+        if (buffer == Buffer.memory) {
+            return new HdfsMemorySink(encoder, delivery);
+        }
         return SinkBuffers.create(buffer, encoder, delivery, journal, maxBacklog, batchSize, batchBytes.bytes(),
                 drainTimeout, overflow, ctx);
     }
