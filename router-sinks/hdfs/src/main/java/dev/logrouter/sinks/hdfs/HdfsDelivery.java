@@ -634,11 +634,16 @@ final class HdfsDelivery implements SinkDelivery {
     @Override
     public void flush() throws IOException {
         long now = clock.nanoTime();
+        writeDirty(now);
+        tryHousekeeping(now);
+    }
+
+    /** Writes out every path with pending lines; one that fails stays pending with those not yet written. */
+    private void writeDirty(long now) throws IOException {
         for (int i = dirty.size() - 1; i >= 0; i--) {
             writeOut(dirty.get(i), now);
             dirty.remove(i);
         }
-        tryHousekeeping(now);
     }
 
     /**
@@ -658,10 +663,26 @@ final class HdfsDelivery implements SinkDelivery {
         dirty.clear();
     }
 
-    /** Idle-time housekeeping: time-based rolls and completing idle parts. */
+    /**
+     * Idle time (the ring, or the journal, had nothing for about 100 ms): the pending lines are written and hflushed
+     * now rather than when the batch's flush-timeout ends, so that the end of a burst is visible at once; then
+     * time-based rolls and completing idle parts. The caller still counts the batch written only at its own
+     * {@link #flush} (which then finds nothing to write). A write that fails keeps its lines pending for that flush,
+     * which retries them as any failed flush (the part recovered first).
+     */
     @Override
     public void tick() {
-        tryHousekeeping(clock.nanoTime());
+        long now = clock.nanoTime();
+        if (!dirty.isEmpty()) {
+            try {
+                writeDirty(now);
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.DEBUG, () -> "sink " + cfg.name() + ": writing the idle batch: " + e
+                        + "; the batch's flush retries it");
+                return;
+            }
+        }
+        tryHousekeeping(now);
     }
 
     /**
