@@ -74,7 +74,9 @@ public record HdfsSinkConfig(
         @Option(doc = "A Hadoop configuration directory: its core-site.xml and hdfs-site.xml are read (HA name "
                 + "services, Kerberos, client tuning).", defaultValue = Option.NONE)
         String configDir,
-        @Option(doc = "Any other Hadoop property, e.g. dfs.replication; wins over config-dir.", defaultValue = "{}")
+        @Option(doc = "Any other Hadoop property, e.g. dfs.replication; wins over config-dir. Unless config-dir or "
+                + "this sets it, the sink sets dfs.client-write-packet-size to 1048576 (Hadoop: 65536).",
+                defaultValue = "{}")
         Map<String, String> properties,
         @Option(doc = "The HDFS user to act as with simple authentication (like HADOOP_USER_NAME); absent: the "
                 + "process' user, or the Kerberos login.", defaultValue = Option.NONE)
