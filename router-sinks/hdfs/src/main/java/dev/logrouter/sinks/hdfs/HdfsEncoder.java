@@ -65,11 +65,21 @@ final class HdfsEncoder implements SinkEncoder {
         return pathTemplate.lastIndexOf('/', macro < 0 ? pathTemplate.length() - 1 : macro) + 1;
     }
 
+    /** Appends {@code event}'s relative path (values escaped, without the base directory) to {@code out}. */
+    void renderPath(LogEvent event, ByteBuilder out) {
+        relativePath.render(event, out, PathValueEscaper.HDFS);
+    }
+
+    /** Appends {@code event}'s line (the line template, its line end included) to {@code out}. */
+    void renderLine(LogEvent event, ByteBuilder out) {
+        line.render(event, out);
+    }
+
     @Override
     public void encode(LogEvent event, ByteBuilder out) {
         int start = out.length();
         out.append((byte) 0); // the length, for a path under 128 bytes
-        relativePath.render(event, out, PathValueEscaper.HDFS);
+        renderPath(event, out);
         int n = out.length() - start - 1;
         if (n < 0x80) {
             out.array()[start] = (byte) n;
@@ -89,7 +99,7 @@ final class HdfsEncoder implements SinkEncoder {
             }
             a[start + k - 1] = (byte) v;
         }
-        line.render(event, out);
+        renderLine(event, out);
     }
 
     /** {@code path}: the file, base directory put back in front (before the delivery checks it); {@code line}. */

@@ -74,7 +74,9 @@ public record HdfsSinkConfig(
         @Option(doc = "A Hadoop configuration directory: its core-site.xml and hdfs-site.xml are read (HA name "
                 + "services, Kerberos, client tuning).", defaultValue = Option.NONE)
         String configDir,
-        @Option(doc = "Any other Hadoop property, e.g. dfs.replication; wins over config-dir.", defaultValue = "{}")
+        @Option(doc = "Any other Hadoop property, e.g. dfs.replication; wins over config-dir. Unless config-dir or "
+                + "this sets it, the sink sets dfs.client-write-packet-size to 1048576 (Hadoop: 65536).",
+                defaultValue = "{}")
         Map<String, String> properties,
         @Option(doc = "The HDFS user to act as with simple authentication (like HADOOP_USER_NAME); absent: the "
                 + "process' user, or the Kerberos login.", defaultValue = Option.NONE)
@@ -138,12 +140,17 @@ public record HdfsSinkConfig(
 
     /**
      * The encoder (path and line templates) and the delivery (part files), joined by {@code buffer}: with
-     * {@code journal} the delivery thread sends batches of up to {@code batch-size} lines or {@code batch-bytes}.
+     * {@code memory} an {@link HdfsMemorySink} (lines rendered straight into their file's buffer); with
+     * {@code journal} the journal's records, and the delivery thread sends batches of up to {@code batch-size} lines
+     * or {@code batch-bytes}.
      */
     @Override
     public Sink create(SinkContext ctx) {
-        SinkEncoder encoder = encoder(ctx);
+        HdfsEncoder encoder = new HdfsEncoder(path, template, ctx.zone());
         HdfsDelivery delivery = new HdfsDelivery(this, ctx);
+        if (buffer == Buffer.memory) {
+            return new HdfsMemorySink(encoder, delivery);
+        }
         return SinkBuffers.create(buffer, encoder, delivery, journal, maxBacklog, batchSize, batchBytes.bytes(),
                 drainTimeout, overflow, ctx);
     }

@@ -140,6 +140,28 @@ class HdfsSinkTest {
     }
 
     @Test
+    void anIdleTickMakesThePendingLinesVisibleAndTheFlushThenHasNothingToWrite() throws Exception {
+        Sink sink = sink(cfg().path(base + "/${HOST}.log"));
+        long n = sink.append(event("<13>Mar  1 10:00:00 web1 app: one"));
+        append(sink, "web1", "app: two");
+        assertThat(n).as("the line's bytes, as the sink's bytes counter counts them")
+                .isEqualTo("Mar  1 10:00:00 web1 app: one\n".length());
+        Path tmp = new Path(base + "/web1-00000.log.tmp");
+        assertThat(hdfs.lines(tmp)).as("before the tick").isEmpty();
+
+        sink.tick(); // the ring was idle: the batch's flush-timeout is not due
+
+        assertThat(hdfs.lines(tmp)).containsExactly("Mar  1 10:00:00 web1 app: one", "Mar  1 10:00:00 web1 app: two");
+        assertThat(metrics.value("hflushes")).isEqualTo(1);
+        sink.flush();
+        assertThat(metrics.value("hflushes")).as("nothing left for the batch's flush").isEqualTo(1);
+        sink.close();
+        open.clear();
+        assertThat(hdfs.lines(new Path(base + "/web1-00000.log"))).containsExactly("Mar  1 10:00:00 web1 app: one",
+                "Mar  1 10:00:00 web1 app: two");
+    }
+
+    @Test
     void rollBySizeLeavesCompleteRenamedPartsInOrder() throws Exception {
         Sink sink = sink(cfg().rollSize("4KiB"));
         int n = 1000;
