@@ -43,7 +43,12 @@ final class HdfsMemorySink implements Sink {
         encoder.renderPath(event, path);
         ByteBuilder lines = delivery.lineBuffer(path.array(), 0, path.length());
         int before = lines.length();
-        encoder.renderLine(event, lines);
+        try {
+            encoder.renderLine(event, lines);
+        } catch (RuntimeException | Error e) {
+            lines.setLength(before); // no half line in the file: the append is retried or dead-lettered whole
+            throw e;
+        }
         return lines.length() - before;
     }
 

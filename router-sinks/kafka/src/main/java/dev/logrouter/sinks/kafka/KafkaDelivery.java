@@ -141,6 +141,10 @@ final class KafkaDelivery implements SinkDelivery {
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString((int) Math.min(Integer.MAX_VALUE,
                 cfg.batchBytes().bytes())));
         p.put(ProducerConfig.LINGER_MS_CONFIG, Long.toString(cfg.flushTimeout().millis()));
+        // each partition's open batch takes batch-bytes of the producer's buffer memory: room for 64 of them (at
+        // least the producer's own 32 MiB), so that keyed records spread over many partitions do not make send()
+        // wait for memory; it is taken only as batches need it
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(Math.max(32L << 20, 64 * cfg.batchBytes().bytes())));
         long delivery = cfg.deliveryTimeout().millis();
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(delivery));
         // how long send() waits for metadata (brokers away): at most the delivery timeout
@@ -174,6 +178,7 @@ final class KafkaDelivery implements SinkDelivery {
     /** Keeps the record (framing: {@link KafkaEncoder}) and hands it to the producer. */
     @Override
     public void add(byte[] r, int off, int len) {
+        checkFraming(r, off, len);
         int topicLen = r[off] & 0xFF;
         String topic = topicName.of(r, off + 1, topicLen);
         Slot s = slot(count++);
@@ -186,6 +191,39 @@ final class KafkaDelivery implements SinkDelivery {
             s.error = null;
         } else {
             send(s);
+        }
+    }
+
+    /**
+     * Throws when {@code r[off, off + len)} is not a record as {@link KafkaEncoder} frames it (only a damaged journal
+     * hands such bytes over): the add fails, so the handler retries or dead-letters that one record, instead of its
+     * send failing inside the producer batch after batch.
+     */
+    static void checkFraming(byte[] r, int off, int len) {
+        int end = off + len;
+        int p = off + 1 + (len > 0 ? r[off] & 0xFF : 0);
+        boolean ok = len > 0 && (r[off] & 0xFF) > 0 && p + 4 <= end;
+        if (ok) {
+            int keyLen = ByteBuilder.getInt(r, p);
+            p += 4 + Math.max(0, keyLen);
+            ok = keyLen >= -1 && p < end;
+            int headers = ok ? r[p++] & 0xFF : 0;
+            for (int i = 0; ok && i < headers; i++) {
+                ok = p + 2 <= end;
+                if (ok) {
+                    p += 2 + ((r[p] & 0xFF) << 8 | (r[p + 1] & 0xFF));
+                    ok = p + 4 <= end;
+                }
+                if (ok) {
+                    int valueLen = ByteBuilder.getInt(r, p);
+                    p += 4 + valueLen;
+                    ok = valueLen >= 0 && p <= end;
+                }
+            }
+        }
+        if (!ok) {
+            throw new IllegalArgumentException("not a Kafka sink record (its framing does not fit its " + len
+                    + " bytes)");
         }
     }
 
@@ -277,7 +315,7 @@ final class KafkaDelivery implements SinkDelivery {
             }
         }
         producer.flush(); // every callback of the batch has run when it returns
-        int kept = 0;
+        int pending = 0;
         Exception first = null;
         for (int i = 0; i < count; i++) {
             Slot s = slots.get(i);
@@ -297,15 +335,15 @@ final class KafkaDelivery implements SinkDelivery {
             }
             s.sent = false;
             // keep it: move it to the front, where the next flush sends it again
-            slots.set(i, slots.get(kept));
-            slots.set(kept++, s);
+            slots.set(i, slots.get(pending));
+            slots.set(pending++, s);
         }
-        count = kept;
+        count = pending;
         sendFailed = false;
         compact();
-        if (kept > 0) {
+        if (pending > 0) {
             replaceBrokenProducer();
-            throw new KafkaDeliveryException(kept + " record(s) not acknowledged, kept to send again: " + first,
+            throw new KafkaDeliveryException(pending + " record(s) not acknowledged, kept to send again: " + first,
                     first);
         }
     }

@@ -78,7 +78,10 @@ public record KafkaSinkConfig(
                 + "data/dead-letter/<name>.jsonl.", defaultValue = Option.NONE)
         String deadLetter,
         @Option(doc = "Any other producer property, passed as is (e.g. security.protocol, sasl.*, ssl.*, "
-                + "max.request.size); wins over the options above.", defaultValue = "{}")
+                + "max.request.size, buffer.memory — default 64 × batch-bytes, at least 32 MiB); wins over the "
+                + "options above. A partitioner.class should use keyBytes/valueBytes, and interceptor.classes see "
+                + "the sink's reused key/value views, not byte arrays (key.serializer and value.serializer are the "
+                + "sink's own and cannot be set).", defaultValue = "{}")
         Map<String, String> properties,
         @Option(doc = SinkBuffers.BUFFER_DOC, defaultValue = "memory")
         Buffer buffer,
