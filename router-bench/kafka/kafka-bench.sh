@@ -43,7 +43,7 @@
 # RATE=100000000 (per connection) SETTLE_SECS=2 STALL_SECS=10 MAX_DRAIN_SECS=120
 # WARMUP_SECS (lr 10, sng 0) COMPRESSION=none (none|gzip|snappy|lz4|zstd, both peers)
 # KEY='${HOST}' (empty = no key, both peers) SNG_WORKERS=1 SNG_RETRIES=1000 SNG_QMAX=100000
-# ROUTER_JAR=<repo>/router-server/target/logrouter.jar (else /work/main's) LR_PARSE_WORKERS=2 LR_BATCH_SIZE='' (the sink's default)
+# ROUTER_JAR=<repo>/router-server/target/logrouter.jar (else /work/main's) LR_PARSE_WORKERS=2 LR_WAIT_STRATEGY='' (router default) LR_BATCH_SIZE='' (the sink's default)
 # LR_FLUSH_TIMEOUT=5ms LR_JAVA_OPTS='' KEEP_TOPICS=0 SAMPLE=1 (print 1 record per partition)
 # LOADGEN=loggen|loadgen LOGGEN=/usr/bin/loggen (its path) BENCH_JAR=<repo>/router-bench/target/router-bench.jar
 # (loadgen and KafkaTool) LOGGEN_GRACE_SECS=60 (the load is stopped that long past its end) MAVEN_WAIT_SECS=1800
@@ -78,6 +78,7 @@ ROUTER_JAR=${ROUTER_JAR:-$REPO/router-server/target/logrouter.jar}
 [ -f "$ROUTER_JAR" ] || [ ! -f /work/main/router-server/target/logrouter.jar ] \
   || ROUTER_JAR=/work/main/router-server/target/logrouter.jar
 LR_PARSE_WORKERS=${LR_PARSE_WORKERS:-2}
+LR_WAIT_STRATEGY=${LR_WAIT_STRATEGY:-}   # empty: the router's default (backoff)
 LR_BATCH_SIZE=${LR_BATCH_SIZE:-}   # empty: the sink's default batch-size
 LR_FLUSH_TIMEOUT=${LR_FLUSH_TIMEOUT:-5ms}
 LR_JAVA_OPTS=${LR_JAVA_OPTS:-}
@@ -94,7 +95,7 @@ LOGGEN_GRACE_SECS=${LOGGEN_GRACE_SECS:-60}
 JAVA=${JAVA:-java}
 export WORK RESULTS_DIR KAFKA_PORT KAFKA_DIR KAFKA_BOOTSTRAP PEER_PORT PARTITIONS LOAD_SECS CONNS \
   MSG_SIZE RATE SETTLE_SECS STALL_SECS MAX_DRAIN_SECS COMPRESSION KEY TEMPLATE SNG_WORKERS SNG_RETRIES \
-  SNG_QMAX ROUTER_JAR LR_PARSE_WORKERS LR_BATCH_SIZE LR_FLUSH_TIMEOUT LR_JAVA_OPTS LR_SINK_EXTRA KEEP_TOPICS SAMPLE \
+  SNG_QMAX ROUTER_JAR LR_PARSE_WORKERS LR_WAIT_STRATEGY LR_BATCH_SIZE LR_FLUSH_TIMEOUT LR_JAVA_OPTS LR_SINK_EXTRA KEEP_TOPICS SAMPLE \
   LOCK SINKS_CP SYSLOG_NG LOGGEN LOADGEN BENCH_JAR LOGGEN_GRACE_SECS JAVA
 
 BOOT=${KAFKA_BOOTSTRAP:-127.0.0.1:$KAFKA_PORT}
@@ -180,6 +181,7 @@ write_lr_config() {
     echo "    bind: 127.0.0.1:$PEER_PORT"
     echo "pipeline:"
     echo "  parse-workers: $LR_PARSE_WORKERS"
+    [ -n "$LR_WAIT_STRATEGY" ] && echo "  wait-strategy: $LR_WAIT_STRATEGY"
     echo "routes:"
     echo "  - name: all"
     echo "    to: [bus]"
