@@ -13,10 +13,13 @@ import java.io.IOException;
  * holding the ring (backpressure reaches the sources), and after {@code max-retries} hands them to
  * {@link #deadLetterBatch}.
  *
+ * <p>A sink whose delivery can take a line rendered straight into its own buffers (HDFS) overrides only
+ * {@link #append}; batching, flushes, dead letters, abort and close stay these.
+ *
  * <p>Threads: every method but {@link #abort} on the sink's thread ({@code sink-<name>}); {@link #abort} from any
  * thread.
  */
-public final class EncodedSink implements Sink {
+public class EncodedSink implements Sink {
 
     private final SinkEncoder encoder;
     private final SinkDelivery delivery;

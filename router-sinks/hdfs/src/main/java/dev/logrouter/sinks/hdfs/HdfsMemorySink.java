@@ -1,39 +1,30 @@
 package dev.logrouter.sinks.hdfs;
 
 import dev.logrouter.core.event.LogEvent;
-import dev.logrouter.core.sink.DeadLetterFile;
 import dev.logrouter.core.sink.EncodedSink;
-import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.template.ByteBuilder;
 
-import java.io.IOException;
-
 /**
- * The HDFS sink with {@code buffer: memory}: what an {@link EncodedSink} of {@link HdfsEncoder} and
- * {@link HdfsDelivery} does, without the record between them. Each event's relative path is rendered into a scratch
- * buffer, its part file found (or opened) by the delivery, and its line rendered straight into that file's buffer of
- * pending lines, which a flush writes in one call per file. So a line is copied once (into the Hadoop client's
- * packet) on its way from the template to HDFS. Batches, retries, dead letters and failures are the delivery's, as
- * with the record in between.
+ * The HDFS sink with {@code buffer: memory}: an {@link EncodedSink} of {@link HdfsEncoder} and {@link HdfsDelivery}
+ * without the record between them. Each event's relative path is rendered into a scratch buffer, its part file found
+ * (or opened) by the delivery, and its line rendered straight into that file's buffer of pending lines, which a flush
+ * writes in one call per file. So a line is copied once (into the Hadoop client's packet) on its way from the
+ * template to HDFS. Flushes, batches, retries, dead letters, abort and close are {@link EncodedSink}'s, i.e. the
+ * delivery's, as with the record in between.
  *
  * <p>Threads: every method but {@link #abort} on the sink's thread ({@code sink-<name>}); {@link #abort} from any
  * thread.
  */
-final class HdfsMemorySink implements Sink {
+final class HdfsMemorySink extends EncodedSink {
 
     private final HdfsEncoder encoder;
     private final HdfsDelivery delivery;
     private final ByteBuilder path = new ByteBuilder(256);
-    private volatile boolean aborted;
 
     HdfsMemorySink(HdfsEncoder encoder, HdfsDelivery delivery) {
+        super(encoder, delivery);
         this.encoder = encoder;
         this.delivery = delivery;
-    }
-
-    @Override
-    public void start() throws Exception {
-        delivery.start();
     }
 
     /** Renders the line into its file's pending lines; returns the line's length. */
@@ -50,45 +41,5 @@ final class HdfsMemorySink implements Sink {
             throw e;
         }
         return lines.length() - before;
-    }
-
-    @Override
-    public void flush() throws Exception {
-        delivery.flush();
-    }
-
-    @Override
-    public void deadLetterBatch(DeadLetterFile deadLetters, String reason) throws IOException {
-        delivery.deadLetterPending(deadLetters, reason);
-    }
-
-    @Override
-    public void tick() throws Exception {
-        delivery.tick();
-    }
-
-    @Override
-    public void reopenFiles() throws Exception {
-        delivery.reopenFiles();
-    }
-
-    @Override
-    public void abort() {
-        aborted = true;
-        delivery.abort();
-    }
-
-    /** Flushes, then closes the delivery; a failed flush leaves it open for the handler's retry unless aborted. */
-    @Override
-    public void close() throws Exception {
-        try {
-            delivery.flush();
-        } catch (Exception e) {
-            if (aborted) {
-                delivery.close();
-            }
-            throw e;
-        }
-        delivery.close();
     }
 }
