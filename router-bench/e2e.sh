@@ -4,7 +4,7 @@
 # Builds nothing. Needs router-server/target/logrouter.jar and (for LOADGEN=loadgen)
 # router-bench/target/router-bench.jar. One run:
 #   1. writes a temp config (one tcp source on 127.0.0.1:<free port>, framing auto;
-#      pipeline ring-size/parse-workers/wait-strategy; one file sink <tmp>/out.log with
+#      pipeline ring-size/parse-workers/wait-strategy/idle-park; one file sink <tmp>/out.log with
 #      template "${MSG}\n"; one route source -> sink),
 #   2. starts `java -jar logrouter.jar run --config <tmp>` (cwd = the temp dir),
 #      waits until the port listens,
@@ -33,7 +33,8 @@
 #   TLS_PROTOCOL=TLSv1.3, TLS_PROVIDER=auto|jdk|openssl; loadgen --tls / loggen --use-ssl; handshakes happen
 #   before the measured part)
 #   LOADGEN=loadgen|loggen (LOGGEN_PATH=/usr/bin/loggen)   WARMUP=0 (messages first, not measured)
-#   RING_SIZE=4096  PARSE_WORKERS=1  IO_THREADS=1  WAIT_STRATEGY=backoff  BATCH_SIZE=1000  FLUSH_TIMEOUT=250ms
+#   RING_SIZE=4096  PARSE_WORKERS=1  IO_THREADS=1  WAIT_STRATEGY=backoff  IDLE_PARK= (empty: the default)
+#   BATCH_SIZE=1000  FLUSH_TIMEOUT=250ms
 #   ROUTER_JAVA_OPTS=""  ROUTER_JAR=router-server/target/logrouter.jar  BENCH_JAR=router-bench/target/router-bench.jar
 #   STARTUP_SECS=60  DRAIN_SECS=120  STOP_SECS=60  KEEP=0 (1 = keep the temp dir)
 #   PERF=0|1 (1: `perf record -g` of the router over the measured part only, into <tmp>/perf.data, with the JIT's
@@ -64,6 +65,7 @@ RING_SIZE=${RING_SIZE:-4096}
 PARSE_WORKERS=${PARSE_WORKERS:-1}
 IO_THREADS=${IO_THREADS:-1}
 WAIT_STRATEGY=${WAIT_STRATEGY:-backoff}
+IDLE_PARK=${IDLE_PARK:-}
 BATCH_SIZE=${BATCH_SIZE:-1000}
 FLUSH_TIMEOUT=${FLUSH_TIMEOUT:-250ms}
 ROUTER_JAVA_OPTS=${ROUTER_JAVA_OPTS:-}
@@ -175,7 +177,8 @@ pipeline:
   parse-workers: $PARSE_WORKERS
   io-threads: $IO_THREADS
   wait-strategy: $WAIT_STRATEGY
-routes:
+${IDLE_PARK:+  idle-park: $IDLE_PARK
+}routes:
   - name: bench-route
     from: [bench-in]
     to: [bench-out]

@@ -56,7 +56,8 @@
 # logrouter: ROUTER_JAR=<repo>/router-server/target/logrouter.jar (else /work/main's)
 #   LR_WORKERS=2 (pipeline parse-workers) LR_BATCH_SIZE=5000 LR_FLUSH_TIMEOUT=1s
 #   LR_MAX_IN_FLIGHT=2 LR_JAVA_OPTS='' LR_SINK_EXTRA='' (YAML lines appended to the sink,
-#   e.g. $'generate-id: false\ncompression: true')
+#   e.g. $'generate-id: false\ncompression: true') LR_PIPELINE_EXTRA='' (YAML lines appended to the
+#   pipeline section, e.g. 'ring-size: 524288')
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -103,6 +104,7 @@ LR_FLUSH_TIMEOUT=${LR_FLUSH_TIMEOUT:-1s}
 LR_MAX_IN_FLIGHT=${LR_MAX_IN_FLIGHT:-2}
 LR_JAVA_OPTS=${LR_JAVA_OPTS:-}
 LR_SINK_EXTRA=${LR_SINK_EXTRA:-}
+LR_PIPELINE_EXTRA=${LR_PIPELINE_EXTRA:-}
 LOCK=${LOCK:-/tmp/cpu.lock}
 LOGGEN=${LOGGEN:-/usr/bin/loggen}
 LOADGEN=${LOADGEN:-loggen}
@@ -111,7 +113,7 @@ JAVA=${JAVA:-java}
 export WORK RESULTS_DIR ES_DIR ES_PORT ES_HEAP ES_URL PEER_PORT LOAD_SECS CONNS MSG_SIZE RATE LG_PROTO \
   SETTLE_SECS STALL_SECS MAX_DRAIN_SECS POLL_SECS SHARDS REPLICAS REFRESH_INTERVAL KEEP_INDICES SAMPLE \
   MAVEN_WAIT_SECS LOGGEN_GRACE_SECS ES_WARMUP_DOCS RSYSLOG_ROOT RSYSLOGD RSYSLOG_MODDIR RS_QUEUE_SIZE RS_BATCH RS_WORKERS RS_MAXBYTES \
-  ROUTER_JAR LR_WORKERS LR_BATCH_SIZE LR_FLUSH_TIMEOUT LR_MAX_IN_FLIGHT LR_JAVA_OPTS LR_SINK_EXTRA \
+  ROUTER_JAR LR_WORKERS LR_BATCH_SIZE LR_FLUSH_TIMEOUT LR_MAX_IN_FLIGHT LR_JAVA_OPTS LR_SINK_EXTRA LR_PIPELINE_EXTRA \
   LOCK LOGGEN LOADGEN BENCH_JAR JAVA
 
 ES=${ES_URL:-http://127.0.0.1:$ES_PORT}
@@ -257,6 +259,7 @@ write_lr_config() {
     echo "    bind: 127.0.0.1:$PEER_PORT"
     echo "pipeline:"
     echo "  parse-workers: $LR_WORKERS"
+    if [ -n "$LR_PIPELINE_EXTRA" ]; then printf '%s\n' "$LR_PIPELINE_EXTRA" | sed 's/^/  /'; fi
     echo "routes:"
     echo "  - name: all"
     echo "    to: [es]"

@@ -92,7 +92,7 @@ public final class Pipeline {
         };
         this.threadFactory = tf;
         disruptor = new Disruptor<>(LogEvent.FACTORY, ringSize, tf, ProducerType.MULTI,
-                waitStrategy(cfg.waitStrategy()));
+                waitStrategy(cfg.waitStrategy(), cfg.idleParkOrDefault().nanos()));
         MetricGroup ringMetrics = metrics.group("Ring", "main");
         Counter stageErrors = ringMetrics.counter("stageErrors",
                 "Unexpected exceptions caught in a stage (the stage went on with the next event).");
@@ -134,9 +134,10 @@ public final class Pipeline {
         ringMetrics.gauge("published", "Events published into the ring since start.", () -> ring.getCursor() + 1);
     }
 
-    private static WaitStrategy waitStrategy(PipelineConfig.WaitStrategyName name) {
+    private static WaitStrategy waitStrategy(PipelineConfig.WaitStrategyName name, long idleParkNanos) {
         return switch (name) {
-            case backoff -> new BackoffWaitStrategy(10, 100, TimeUnit.MILLISECONDS);
+            case backoff -> new BackoffWaitStrategy(idleParkNanos, TimeUnit.MILLISECONDS.toNanos(10),
+                    TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.NANOSECONDS);
             // with a timeout, so that idle stages get onTimeout (sink ticks, flush-timeout) as with backoff
             case blocking -> new LiteTimeoutBlockingWaitStrategy(100, TimeUnit.MILLISECONDS);
             case yielding -> new YieldingWaitStrategy();
