@@ -23,8 +23,10 @@ import java.util.concurrent.locks.LockSupport;
  * event: at 100,000 messages per second a stage would spin, yield and wake for nearly every message. So,
  * with {@code idleParkNanos} above 0, a stage whose last wait had to park parks at once for {@code
  * idleParkNanos} (doubling while it finds nothing) and wakes to a batch of events; it goes back to spinning
- * first when a wait finds {@link #BUSY_BATCH} or more events waiting, i.e. when the rate is high enough for
- * spinning to pay. That adds at most about {@code idleParkNanos} of latency per stage.
+ * first when a wait that parked finds {@link #BUSY_BATCH} or more events waiting, i.e. when the rate is high
+ * enough for spinning to pay (a stage that finds events without waiting keeps its mode). An event that
+ * arrives just after such a stage woke waits for its next park: up to about twice {@code idleParkNanos} (plus
+ * the kernel's timer slack) per stage.
  *
  * <p>Threads: shared by all stages of the ring; each stage thread keeps its own mode (a thread-local), read
  * and written only by that thread.

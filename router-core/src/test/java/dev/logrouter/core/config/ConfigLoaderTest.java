@@ -62,6 +62,7 @@ class ConfigLoaderTest {
         assertThat(p.waitStrategy()).isEqualTo(PipelineConfig.WaitStrategyName.backoff);
         assertThat(p.ioThreads()).isEqualTo(1);
         assertThat(p.timeZone()).isEmpty();
+        assertThat(p.idleParkOrDefault()).isEqualTo(new TimeSpan(TimeUnit.MICROSECONDS.toNanos(200)));
         assertThat(cfg.routes()).isEmpty();
 
         assertThat(cfg.sources()).containsExactly(new TestTcpSourceConfig("in", 514, new ByteSize(65536),
@@ -78,6 +79,7 @@ class ConfigLoaderTest {
                 "pipeline:",
                 "  parse-workers: 4",
                 "  wait-strategy: busy-spin",
+                "  idle-park: 50us",
                 "sources:",
                 "  - type: tcp",
                 "    name: in",
@@ -96,6 +98,7 @@ class ConfigLoaderTest {
         assertThat(cfg.pipeline().ringSize()).isEqualTo(4096);
         assertThat(cfg.pipeline().parseWorkers()).isEqualTo(4);
         assertThat(cfg.pipeline().waitStrategy()).isEqualTo(PipelineConfig.WaitStrategyName.busySpin);
+        assertThat(cfg.pipeline().idleParkOrDefault()).isEqualTo(new TimeSpan(TimeUnit.MICROSECONDS.toNanos(50)));
         TestTcpSourceConfig in = (TestTcpSourceConfig) cfg.sources().get(0);
         assertThat(in.port()).isEqualTo(6514);
         assertThat(in.tlsKey()).isEqualTo("/etc/key.pem");
@@ -208,6 +211,7 @@ class ConfigLoaderTest {
                 .contains("sinks[0]").contains("max-retries must be -1 (forever) or >= 0, got -2");
         assertThat(failure("pipeline:", "  time-zone: Mars/Olympus", MINIMAL))
                 .contains("unknown time-zone 'Mars/Olympus'");
+        assertThat(failure("pipeline:", "  idle-park: 20ms", MINIMAL)).contains("idle-park must be at most 10ms");
     }
 
     @Test

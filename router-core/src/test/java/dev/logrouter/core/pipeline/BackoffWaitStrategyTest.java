@@ -55,6 +55,14 @@ class BackoffWaitStrategyTest {
     }
 
     @Test
+    void aParkFirstStageThatFindsAFewEventsWithoutWaitingKeepsParkingFirst() throws Exception {
+        becomeParkFirst();
+        ring.publish(ring.next());
+        assertThat(barrier.waitFor(1)).isEqualTo(1);
+        assertThat(strategy.parksFirst()).isTrue();
+    }
+
+    @Test
     void withoutAnIdleParkAStageAlwaysSpinsFirst() {
         BackoffWaitStrategy spinning = new BackoffWaitStrategy(0, 10, TICK_MS, TimeUnit.MILLISECONDS);
         RingBuffer<long[]> r = RingBuffer.createMultiProducer(() -> new long[1], 64, spinning);
@@ -76,16 +84,25 @@ class BackoffWaitStrategyTest {
      */
     private long waitWhileAnotherThreadPublishes(int count) throws Exception {
         Thread waiter = Thread.currentThread();
-        CompletableFuture<Void> publisher = CompletableFuture.runAsync(() -> {
+        CompletableFuture<Void> published = new CompletableFuture<>();
+        Thread publisher = new Thread(() -> {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (waiter.getState() != Thread.State.TIMED_WAITING) {
+                if (System.nanoTime() > deadline) {
+                    published.completeExceptionally(new AssertionError("the waiter never parked"));
+                    return;
+                }
                 Thread.onSpinWait();
             }
             long hi = ring.next(count);
             ring.publish(hi - count + 1, hi);
             LockSupport.unpark(waiter);
-        });
+            published.complete(null);
+        }, "publisher");
+        publisher.setDaemon(true);
+        publisher.start();
         long available = barrier.waitFor(1);
-        publisher.get(10, TimeUnit.SECONDS);
+        published.get(10, TimeUnit.SECONDS);
         return available;
     }
 }
