@@ -49,13 +49,13 @@ public record PipelineConfig(
                 + "busy), its next waits park this long at once, without spinning and yielding first, so that it "
                 + "wakes to a batch of events instead of once per event; it spins first again when a wait finds 64 "
                 + "or more events waiting. Adds up to about twice this much latency per stage (the park doubles "
-                + "while nothing comes). 0 = always spin and yield first; at most 10ms. 200us measured: a third "
-                + "less CPU per message at 100,000 msg/s; 0 or 50us measured faster for a Kafka sink at full speed "
-                + "(see docs/performance.md).", defaultValue = "200us")
+                + "while nothing comes). 0 (the default) = always spin and yield first; at most 10ms. 200us "
+                + "measured a third less CPU per message at 100,000 msg/s into a file, but slower with a Kafka sink "
+                + "at full speed (see docs/performance.md).", defaultValue = "0")
         TimeSpan idlePark) {
 
     /** {@code idle-park} when unset. */
-    public static final TimeSpan DEFAULT_IDLE_PARK = new TimeSpan(200_000);
+    public static final TimeSpan DEFAULT_IDLE_PARK = new TimeSpan(0);
 
     /** All but {@code idle-park}, which takes its default. */
     public PipelineConfig(Integer ringSize, Integer parseWorkers, WaitStrategyName waitStrategy, Integer ioThreads,
