@@ -54,6 +54,9 @@ public record PipelineConfig(
                 + "at full speed (see docs/performance.md).", defaultValue = "0")
         TimeSpan idlePark) {
 
+    /** The backoff wait strategy's longest single park while idle, and so the largest {@code idle-park}. */
+    public static final TimeSpan MAX_PARK = new TimeSpan(10_000_000L);
+
     /** {@code idle-park} when unset. */
     public static final TimeSpan DEFAULT_IDLE_PARK = new TimeSpan(0);
 
@@ -76,8 +79,8 @@ public record PipelineConfig(
         if (ioThreads != null && ioThreads < 0) {
             throw new IllegalArgumentException("io-threads must be >= 0, got " + ioThreads);
         }
-        if (idlePark != null && idlePark.nanos() > 10_000_000L) {
-            throw new IllegalArgumentException("idle-park must be at most 10ms, got " + idlePark);
+        if (idlePark != null && idlePark.nanos() > MAX_PARK.nanos()) {
+            throw new IllegalArgumentException("idle-park must be at most " + MAX_PARK + ", got " + idlePark);
         }
         if (maxFields != null && (maxFields < 1 || maxFields > 1_000_000)) {
             throw new IllegalArgumentException("max-fields must be 1..1000000, got " + maxFields);

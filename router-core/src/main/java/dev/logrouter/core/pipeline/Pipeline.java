@@ -136,7 +136,7 @@ public final class Pipeline {
 
     private static WaitStrategy waitStrategy(PipelineConfig.WaitStrategyName name, long idleParkNanos) {
         return switch (name) {
-            case backoff -> new BackoffWaitStrategy(idleParkNanos, TimeUnit.MILLISECONDS.toNanos(10),
+            case backoff -> new BackoffWaitStrategy(idleParkNanos, PipelineConfig.MAX_PARK.nanos(),
                     TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.NANOSECONDS);
             // with a timeout, so that idle stages get onTimeout (sink ticks, flush-timeout) as with backoff
             case blocking -> new LiteTimeoutBlockingWaitStrategy(100, TimeUnit.MILLISECONDS);

@@ -1,11 +1,12 @@
 package dev.logrouter.core.pipeline;
 
 import com.lmax.disruptor.RingBuffer;
-import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.TimeoutException;
+import dev.logrouter.core.testing.Conditions;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -86,13 +87,9 @@ class BackoffWaitStrategyTest {
         Thread waiter = Thread.currentThread();
         CompletableFuture<Void> published = new CompletableFuture<>();
         Thread publisher = new Thread(() -> {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (waiter.getState() != Thread.State.TIMED_WAITING) {
-                if (System.nanoTime() > deadline) {
-                    published.completeExceptionally(new AssertionError("the waiter never parked"));
-                    return;
-                }
-                Thread.onSpinWait();
+            if (!Conditions.await(() -> waiter.getState() == Thread.State.TIMED_WAITING, Duration.ofSeconds(10))) {
+                published.completeExceptionally(new AssertionError("the waiter never parked"));
+                return;
             }
             long hi = ring.next(count);
             ring.publish(hi - count + 1, hi);
