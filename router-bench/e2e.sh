@@ -19,7 +19,11 @@
 #      (the part of router_cpu_s spent by the JVM's C1/C2 compiler threads: JIT compilation still going on
 #      in the measured part means the warm-up was too short for a steady-state figure) threads_cpu_s=io:X,parse:X,
 #      sink:X,jit:X,other:X (the router's CPU by thread: event loops, parse workers, sinks, JIT, the rest; from
-#      the end of the warm-up, WARMUP=0: from the start, to the end of the drain; "-" for syslog-ng)
+#      the end of the warm-up, WARMUP=0: from the start, to the end of the drain; "-" for syslog-ng) gc=N gc_ms=N
+#      alloc_mb_per_s=X alloc_b_per_msg=X alloc_split=io:X,parse:X,sink:X,other:X (the router's garbage
+#      collections, their time, and its heap allocation per second and per message, also per thread group, over the
+#      same part: sampled with router-bench's JvmSample, so they need BENCH_JAR, also with LOADGEN=loggen; "-" for
+#      syslog-ng)
 # and exits 1 if delivered != sent, the router exits non-zero, or the load generator fails.
 #
 # Throughput is measured from the first send (load generator end minus its own elapsed
@@ -285,8 +289,9 @@ peer_record() {
             for (i = 1; i <= 5; i++) d[i] = (y[i] - x[i]) / c
             printf "%.2f io:%.2f,parse:%.2f,sink:%.2f,jit:%.2f,other:%.2f\n", d[4], d[1], d[2], d[3], d[4], d[5] }')
     fi
-    printf 'server=%s sent=%s delivered=%s lost=%s msgs_per_s=%s mb_per_s=%s router_cpu_s=%s router_cores=%s rss_mb=%s loadgen_cpu_s=%s jit_cpu_s=%s threads_cpu_s=%s\n' \
-        "$SERVER" "$SENT" "$DELIVERED" "$R_LOST" "$R_RATE" "$R_MBS" "$R_DCPU" "$R_CORES" "$R_RSS_MB" "$LG_CPU" "$jit" "$threads"
+    printf 'server=%s sent=%s delivered=%s lost=%s msgs_per_s=%s mb_per_s=%s router_cpu_s=%s router_cores=%s rss_mb=%s loadgen_cpu_s=%s jit_cpu_s=%s threads_cpu_s=%s gc=%s gc_ms=%s alloc_mb_per_s=%s alloc_b_per_msg=%s alloc_split=%s\n' \
+        "$SERVER" "$SENT" "$DELIVERED" "$R_LOST" "$R_RATE" "$R_MBS" "$R_DCPU" "$R_CORES" "$R_RSS_MB" "$LG_CPU" "$jit" "$threads" \
+        "$R_GC" "$R_GC_MS" "$R_ALLOC_MBS" "$R_ALLOC_BPM" "$R_ALLOC_SPLIT"
     return $status
 }
 

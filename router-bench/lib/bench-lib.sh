@@ -12,8 +12,9 @@
 #      router (DPID) and of the destination server (SPID) are sampled at the poll that saw the last growth;
 #   5. peak RSS of DPID, SIGTERM to it (STOP_SECS, then SIGKILL), exit status in ROUTER_RC;
 #   6. peer_final counts the run's messages in the destination (F_TOTAL); DELIVERED = F_TOTAL - F_BASE;
-#   7. bench_metrics (R_* below); peer_record writes the adapter's CSV row and result line; its status is
-#      the run's.
+#   7. bench_metrics and bench_jvm_metrics (R_* below; a router's GC count and allocation are sampled with
+#      router-bench's JvmSample just before the measured load and just after its drain); peer_record writes
+#      the adapter's CSV row and result line; its status is the run's.
 # Several runs (bench_main "PEERS" RUNS): peers x runs, alternating, each run as `flock $LOCK $0 __run PEER
 # rN ARGS` (so one benchmark at a time), medians at the end (bench_medians).
 #
@@ -57,7 +58,8 @@
 #   LG_RC LG_CPU LG_AVG LG_CMD A_T E_T (epoch µs: load start -> drain end) S_OK (1 = everything arrived
 #   before the drain ended) S_LEVEL ROUTER_RC HWM_KB, and bench_metrics':
 #   R_SECONDS R_RATE R_MBS R_DCPU R_DUS R_BCPU R_BUS R_CORES R_AVG R_RSS_MB R_LOST (R_BCPU/R_BUS empty
-#   without SPID).
+#   without SPID), and bench_jvm_metrics' R_GC R_GC_MS R_ALLOC_MBS R_ALLOC_BPM R_ALLOC_SPLIT (GC and heap
+#   allocation of a logrouter peer between the end of the warm-up and the end of the drain; "-" for others).
 
 # ---- small things ---------------------------------------------------------------------------------
 bench_now_us() { echo "${EPOCHREALTIME/./}"; }
@@ -335,6 +337,7 @@ bench_one_run() {
   fi
 
   # ---- the measured load ----
+  J0=$(bench_jvm_sample); J0_US=$(bench_now_us)
   A_D=$(cputicks "$DPID"); A_B=$(cputicks "${SPID:-}")
   bench_load "$LOAD" "$RUN/loggen"
   SENT=$LG_SENT; A_T=$LG_FIRST_US
@@ -347,6 +350,7 @@ bench_one_run() {
   E_T=$S_LAST_US; E_D=$S_D; E_B=$S_B
   (( E_T > A_T )) || E_T=$LG_END_US                    # nothing written after the load started
   HWM_KB=$(awk '/^VmHWM:/ { print $2 }' "/proc/$DPID/status" 2>/dev/null || true); HWM_KB=${HWM_KB:-0}
+  J1_US=$(bench_now_us); J1=$(bench_jvm_sample)
   bench_hook peer_drained
 
   # ---- stop ----
@@ -367,6 +371,7 @@ bench_one_run() {
   F_BASE=${F_BASE:-$((B1 - B0))}
   DELIVERED=$((F_TOTAL - F_BASE))
   bench_metrics
+  bench_jvm_metrics
   local status=0
   peer_record || status=$?
   bench_hook peer_cleanup
@@ -390,6 +395,36 @@ bench_metrics() {
   [ "$R_BCPU" != - ] || R_BCPU=""
   [ "$R_BUS" != - ] || R_BUS=""
   R_LOST=$((SENT - DELIVERED))
+}
+
+# bench_jvm_sample: one `JvmSample` line (gc_count= gc_ms= alloc_bytes= io= parse= sink= other=: GC and heap
+# bytes allocated since the JVM started, the bytes split by thread group) of DPID when it is a router started from
+# ROUTER_JAR and BENCH_JAR is there; nothing otherwise (another peer, e.g. syslog-ng). Local attach: the first one
+# starts the router's local management agent (before the measured CPU is sampled). Errors go to RUN/jvm-sample.err.
+bench_jvm_sample() {
+  [ -n "${DPID:-}" ] && [ -f "${BENCH_JAR:-}" ] && [ -r "/proc/$DPID/cmdline" ] || return 0
+  tr '\0' ' ' < "/proc/$DPID/cmdline" | grep -qF -- "-jar $ROUTER_JAR" || return 0
+  "$JAVA" -cp "$BENCH_JAR" dev.logrouter.bench.jvm.JvmSample "$DPID" 2>> "$RUN/jvm-sample.err" || true
+}
+
+# bench_jvm_metrics: from J0 / J1 (bench_jvm_sample before the measured load and after its drain), J0_US J1_US
+# and DELIVERED: R_GC (collections in between), R_GC_MS (their time), R_ALLOC_MBS (MB/s of heap allocation over
+# J0_US..J1_US, 1 MB = 10^6 B), R_ALLOC_BPM (bytes allocated per delivered message), R_ALLOC_SPLIT (the same
+# per thread group: io:X,parse:X,sink:X,other:X B/msg); all "-" without both samples. Says them on stderr.
+bench_jvm_metrics() {
+  R_GC=- R_GC_MS=- R_ALLOC_MBS=- R_ALLOC_BPM=- R_ALLOC_SPLIT=-
+  [ -n "${J0:-}" ] && [ -n "${J1:-}" ] || return 0
+  read -r R_GC R_GC_MS R_ALLOC_MBS R_ALLOC_BPM R_ALLOC_SPLIT < <(
+    awk -v a="$J0" -v b="$J1" -v t0="$J0_US" -v t1="$J1_US" -v n="$DELIVERED" 'BEGIN {
+      split(a, x, " "); split(b, y, " ")
+      for (i in x) { split(x[i], kv, "="); p[kv[1]] = kv[2] }
+      for (i in y) { split(y[i], kv, "="); q[kv[1]] = kv[2] }
+      if (n <= 0) n = 1; el = (t1 - t0) / 1e6; if (el <= 0) el = 1e-9
+      al = q["alloc_bytes"] - p["alloc_bytes"]
+      printf "%d %d %.2f %.1f io:%.1f,parse:%.1f,sink:%.1f,other:%.1f\n", q["gc_count"] - p["gc_count"],
+        q["gc_ms"] - p["gc_ms"], al / el / 1e6, al / n, (q["io"] - p["io"]) / n, (q["parse"] - p["parse"]) / n,
+        (q["sink"] - p["sink"]) / n, (q["other"] - p["other"]) / n }')
+  bench_say "jvm: gc=$R_GC (${R_GC_MS} ms) alloc=${R_ALLOC_MBS} MB/s ${R_ALLOC_BPM} B/msg ($R_ALLOC_SPLIT B/msg)"
 }
 
 # bench_csv HEADER ROW: appends ROW to $CSV, writing HEADER first into a new file

@@ -226,13 +226,17 @@ public final class RingPublisher {
         stamp(event, peer, nowMillis);
     }
 
-    /** True when sources should stop reading: fewer than a quarter of the slots are free. */
+    /**
+     * True when sources should stop reading: fewer than a quarter of the slots are free. Asked after every read;
+     * answered from the sequencer's cached view of the stages' positions while that shows room enough, so that it
+     * does not read every stage's sequence each time.
+     */
     public boolean shouldPause() {
-        return ring.remainingCapacity() < pauseBelow;
+        return !ring.hasAvailableCapacity(pauseBelow);
     }
 
     /** True when paused sources may read again: at least half of the slots are free. */
     public boolean mayResume() {
-        return ring.remainingCapacity() >= resumeAt;
+        return ring.hasAvailableCapacity(resumeAt);
     }
 }

@@ -17,9 +17,17 @@ public final class RingClaim {
     private RingClaim() {
     }
 
-    /** How many slots to claim for {@code wanted} items: at most {@code maxBatch} and the ring's free room. */
+    /**
+     * How many slots to claim for {@code wanted} items: at most {@code maxBatch} and the ring's free room. When the
+     * ring has room for them all, which {@link RingBuffer#hasAvailableCapacity} answers from the sequencer's cached
+     * view of the stages' positions, the stages' sequences (written by other threads, on other cores) are not read.
+     */
     public static int size(RingBuffer<LogEvent> ring, long wanted, int maxBatch) {
-        return (int) Math.min(Math.min(wanted, maxBatch), ring.remainingCapacity());
+        int n = (int) Math.min(wanted, maxBatch);
+        if (n <= 0 || ring.hasAvailableCapacity(n)) {
+            return n;
+        }
+        return (int) Math.min(n, ring.remainingCapacity());
     }
 
     /**
