@@ -37,6 +37,11 @@
 #   TLS_PROTOCOL=TLSv1.3, TLS_PROVIDER=auto|jdk|openssl; loadgen --tls / loggen --use-ssl; handshakes happen
 #   before the measured part)
 #   LOADGEN=loadgen|loggen (LOGGEN_PATH=/usr/bin/loggen)   WARMUP=0 (messages first, not measured)
+#   WORKLOAD=w2|w4-json|w4-kv|w4-xml|w4-db: w2 is the config above; a W4 workload takes the router config
+#   peer-run.sh writes for it (the parser, the shared kit's template of parsed values, its pipeline settings from
+#   this script's) and sends INPUT (default /tmp/peers-inputs/{json,kv,xml,pdb}.log, made by the shared kit's
+#   gen_inputs.sh) with loggen -R INPUT -l -d; w4-db needs PDB (the kit's configs/patterndb.xml). W4 needs
+#   LOADGEN=loggen and SERVER=logrouter (syslog-ng's W4 figures come from the shared kit).
 #   RING_SIZE=4096  PARSE_WORKERS=1  IO_THREADS=1  WAIT_STRATEGY=backoff  IDLE_PARK= (empty: the default)
 #   BATCH_SIZE=1000  FLUSH_TIMEOUT=250ms
 #   ROUTER_JAVA_OPTS=""  ROUTER_JAR=router-server/target/logrouter.jar  BENCH_JAR=router-bench/target/router-bench.jar
@@ -44,6 +49,12 @@
 #   PERF=0|1 (1: `perf record -g` of the router over the measured part only, into <tmp>/perf.data, with the JIT's
 #   symbols (-XX:+DumpPerfMapAtExit: /tmp/perf-<pid>.map) and Netty's native libraries kept in <tmp> so that
 #   perf names their functions; needs WARMUP > 0 and perf; implies KEEP=1; PERF_FREQ=999 samples/s)
+#   JFR=0|1 (1: a JFR recording (settings=profile: allocation samples, CPU samples) of the router over the measured
+#   part only, started and stopped with jcmd, into <tmp>/measured.jfr, then summarised with router-bench's
+#   JfrAllocations: bytes allocated per message by thread group and the top allocation sites; needs WARMUP > 0 and a
+#   JDK; implies KEEP=1; costs the router CPU, so its CPU figures are not comparable with a run without it;
+#   JFR_SETTINGS=profile: jcmd's settings=, e.g. a .jfc enabling jdk.ObjectAllocationInNewTLAB and
+#   jdk.ObjectAllocationOutsideTLAB with stack traces, for every allocated byte rather than samples)
 #   LOCK=/tmp/cpu.lock: held for the whole run so no other benchmark overlaps (set LOCK=
 #   when the caller already holds it, e.g. under `flock /tmp/cpu.lock router-bench/e2e.sh`).
 #   SERVER=logrouter|syslog-ng (SYSLOG_NG_PATH=/usr/sbin/syslog-ng): syslog-ng 3.38 in place of the router, measured
@@ -80,8 +91,13 @@ STARTUP_SECS=${STARTUP_SECS:-60}
 DRAIN_SECS=${DRAIN_SECS:-120}
 STOP_SECS=${STOP_SECS:-60}
 KEEP=${KEEP:-0}
+WORKLOAD=${WORKLOAD:-w2}
+INPUT=${INPUT:-}
+PDB=${PDB:-}
 PERF=${PERF:-0}
 PERF_FREQ=${PERF_FREQ:-999}
+JFR=${JFR:-0}
+JFR_SETTINGS=${JFR_SETTINGS:-profile}
 LOCK=${LOCK-/tmp/cpu.lock}
 SERVER=${SERVER:-logrouter}
 SYSLOG_NG=${SYSLOG_NG_PATH:-/usr/sbin/syslog-ng}
@@ -112,9 +128,27 @@ done
 ((CONNS > 0 && COUNT > 0)) || { echo "e2e: CONNS and COUNT must be > 0" >&2; exit 2; }
 case $FORMAT in rfc3164|rfc5424) ;; *) echo "e2e: FORMAT must be rfc3164 or rfc5424" >&2; exit 2 ;; esac
 case $LOADGEN in loadgen|loggen) ;; *) echo "e2e: LOADGEN must be loadgen or loggen" >&2; exit 2 ;; esac
+case $WORKLOAD in
+    w2) ;;
+    w4-json|w4-kv|w4-xml|w4-db)
+        [ "$LOADGEN" = loggen ] && [ "$SERVER" = logrouter ] \
+            || { echo "e2e: WORKLOAD=$WORKLOAD needs LOADGEN=loggen and SERVER=logrouter" >&2; exit 2; }
+        if [ -z "$INPUT" ]; then
+            case $WORKLOAD in w4-json) INPUT=json ;; w4-kv) INPUT=kv ;; w4-xml) INPUT=xml ;; w4-db) INPUT=pdb ;; esac
+            INPUT=/tmp/peers-inputs/$INPUT.log
+        fi
+        [ -f "$INPUT" ] || { echo "e2e: missing $INPUT (bash /work/shared/bench/gen_inputs.sh)" >&2; exit 2; }
+        [ "$WORKLOAD" != w4-db ] || [ -f "$PDB" ] || { echo "e2e: WORKLOAD=w4-db needs PDB (a ruleset)" >&2; exit 2; } ;;
+    *) echo "e2e: WORKLOAD must be w2, w4-json, w4-kv, w4-xml or w4-db" >&2; exit 2 ;;
+esac
 if [ "$PERF" = 1 ]; then
     command -v perf > /dev/null || { echo "e2e: PERF=1 needs perf" >&2; exit 2; }
     ((WARMUP > 0)) || { echo "e2e: PERF=1 needs WARMUP > 0 (perf starts after the warm-up)" >&2; exit 2; }
+    KEEP=1
+fi
+if [ "$JFR" = 1 ]; then
+    command -v jcmd > /dev/null || { echo "e2e: JFR=1 needs jcmd (a JDK)" >&2; exit 2; }
+    ((WARMUP > 0)) || { echo "e2e: JFR=1 needs WARMUP > 0 (the recording starts after the warm-up)" >&2; exit 2; }
     KEEP=1
 fi
 case $SERVER in
@@ -195,6 +229,17 @@ sinks:
     flush-timeout: $FLUSH_TIMEOUT
 EOF
 
+if [ "$WORKLOAD" != w2 ]; then
+    # peer-run.sh's config for the workload (its file sink writes $TMP/w4/out.log), this script's pipeline settings
+    PEER_WRITE_ONLY=1 PEER_RING_SIZE=$RING_SIZE PEER_PARSE_WORKERS=$PARSE_WORKERS PEER_IO_THREADS=$IO_THREADS \
+        PEER_WAIT_STRATEGY=$WAIT_STRATEGY PEER_IDLE_PARK=$IDLE_PARK PEER_BATCH_SIZE=$BATCH_SIZE \
+        PEER_FLUSH_TIMEOUT=$FLUSH_TIMEOUT ROUTER_JAR=$ROUTER_JAR \
+        "$HERE/peer-run.sh" "$PEER_PORT" "$TMP/w4" "$WORKLOAD" "$PDB" > /dev/null
+    mv "$TMP/logrouter.yaml" "$TMP/router.yaml"
+    OUT=$TMP/w4/out.log
+    LG_LOGGEN_ARGS="-R $INPUT -l -d"
+fi
+
 # ---- the adapter: the router (or syslog-ng), the count ------------------------------
 peer_start() {
     if [ "$SERVER" = syslog-ng ]; then
@@ -255,6 +300,9 @@ thread_ticks() {
 }
 T0="0 0 0 0 0" T1="0 0 0 0 0" PERF_PID=""
 peer_warmed() {
+    if [ "$JFR" = 1 ] && [ "$SERVER" = logrouter ]; then
+        jcmd "$DPID" JFR.start name=measured settings="$JFR_SETTINGS" > "$TMP/jfr.log" 2>&1
+    fi
     [ "$SERVER" != logrouter ] || T0=$(thread_ticks)
     if [ "$PERF" = 1 ]; then
         perf record -g -F "$PERF_FREQ" -p "$DPID" -o "$TMP/perf.data" > "$TMP/perf.log" 2>&1 &
@@ -263,6 +311,9 @@ peer_warmed() {
 }
 peer_drained() {
     [ "$SERVER" != logrouter ] || T1=$(thread_ticks)
+    if [ "$JFR" = 1 ] && [ "$SERVER" = logrouter ]; then
+        jcmd "$DPID" JFR.stop name=measured filename="$TMP/measured.jfr" >> "$TMP/jfr.log" 2>&1
+    fi
     if [ -n "$PERF_PID" ]; then
         kill -INT "$PERF_PID" 2>/dev/null || true
         wait "$PERF_PID" || true
@@ -288,6 +339,10 @@ peer_record() {
             split(a, x, " "); split(b, y, " ")
             for (i = 1; i <= 5; i++) d[i] = (y[i] - x[i]) / c
             printf "%.2f io:%.2f,parse:%.2f,sink:%.2f,jit:%.2f,other:%.2f\n", d[4], d[1], d[2], d[3], d[4], d[5] }')
+    fi
+    if [ "$JFR" = 1 ] && [ -f "$TMP/measured.jfr" ]; then
+        echo "e2e: JFR recording of the measured part: $TMP/measured.jfr; allocations:" >&2
+        java -cp "$BENCH_JAR" dev.logrouter.bench.jvm.JfrAllocations "$TMP/measured.jfr" "$DELIVERED" >&2 || true
     fi
     printf 'server=%s sent=%s delivered=%s lost=%s msgs_per_s=%s mb_per_s=%s router_cpu_s=%s router_cores=%s rss_mb=%s loadgen_cpu_s=%s jit_cpu_s=%s threads_cpu_s=%s gc=%s gc_ms=%s alloc_mb_per_s=%s alloc_b_per_msg=%s alloc_split=%s\n' \
         "$SERVER" "$SENT" "$DELIVERED" "$R_LOST" "$R_RATE" "$R_MBS" "$R_DCPU" "$R_CORES" "$R_RSS_MB" "$LG_CPU" "$jit" "$threads" \

@@ -22,7 +22,9 @@
 # The jar is found relative to this script: ../router-server/target/logrouter.jar
 # (override with ROUTER_JAR). Tuning (environment): PEER_RING_SIZE=65536
 # PEER_PARSE_WORKERS=2 PEER_WAIT_STRATEGY=blocking PEER_BATCH_SIZE=1000
-# PEER_FLUSH_TIMEOUT=250ms PEER_TEMPLATE (W1/W2/W5 template) PEER_JAVA_OPTS (JVM flags).
+# PEER_FLUSH_TIMEOUT=250ms PEER_IDLE_PARK (pipeline.idle-park; empty: the default) PEER_TEMPLATE (W1/W2/W5
+# template) PEER_JAVA_OPTS (JVM flags). PEER_WRITE_ONLY=1: write the config, print its path and exit (e2e.sh's
+# WORKLOAD uses it).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -84,6 +86,7 @@ esac
     echo "  parse-workers: ${PEER_PARSE_WORKERS:-1}"
     echo "  wait-strategy: ${PEER_WAIT_STRATEGY:-backoff}"
     echo "  io-threads: ${PEER_IO_THREADS:-1}"
+    [ -n "${PEER_IDLE_PARK:-}" ] && echo "  idle-park: $PEER_IDLE_PARK"
     if [ -n "$parser" ]; then
         echo "parsers:"
         echo "  bench-parser:"
@@ -103,6 +106,7 @@ esac
     echo "    batch-size: ${PEER_BATCH_SIZE:-1000}"
     echo "    flush-timeout: ${PEER_FLUSH_TIMEOUT:-250ms}"
 } > "$conf"
+if [ "${PEER_WRITE_ONLY:-0}" = 1 ]; then echo "$conf"; exit 0; fi
 
 cd "$run_dir"
 # shellcheck disable=SC2086

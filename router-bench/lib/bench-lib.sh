@@ -22,7 +22,7 @@
 #   WORK RESULTS_DIR CSV LOCK PEER_PORT JAVA ROUTER_JAR (bench_start_router) STARTUP_SECS STOP_SECS
 #   LOADGEN=loadgen|loggen  LOGGEN_BIN (loggen's path)  BENCH_JAR (loadgen's jar)
 #   CONNS LG_SIZE LG_FORMAT=rfc3164|rfc5424 LG_RATE (total msg/s, 0 = unlimited) LG_TLS=0|1
-#   LG_UNIT=secs|count  LOAD WARM  LG_GRACE_SECS (the load is stopped that long past its planned end;
+#   LG_LOGGEN_ARGS (more loggen arguments, e.g. "-R file -l -d")  LG_UNIT=secs|count  LOAD WARM  LG_GRACE_SECS (the load is stopped that long past its planned end;
 #     count mode: past LG_GRACE_SECS + 60 s in all)
 #   POLL_SECS SETTLE_SECS STALL_SECS MAX_DRAIN_SECS (may be fractional)  SAY (message prefix, "  ")
 #   DAEMON_LOG (the peer's log file name in the run directory, daemon.log)
@@ -163,7 +163,7 @@ bench_load() {
     cmd+=(-r "$per")
     # loggen's -n and -r are per connection; with -n, -I is only an upper bound
     if [ "$LG_UNIT" = secs ]; then cmd+=(-I "$n"); else cmd+=(-n $((n / CONNS)) -I $((LG_GRACE_SECS + 30))); fi
-    cmd+=(--active-connections="$CONNS" -s "$LG_SIZE" 127.0.0.1 "$PEER_PORT")
+    cmd+=(--active-connections="$CONNS" -s "$LG_SIZE" ${LG_LOGGEN_ARGS:-} 127.0.0.1 "$PEER_PORT")
   fi
   if [ "$LG_UNIT" = secs ]; then limit=$((n + LG_GRACE_SECS)); else limit=$((LG_GRACE_SECS + 60)); fi
   LG_CMD="${cmd[*]}"

@@ -95,7 +95,12 @@ public final class RingPublisher {
      * Returns how many were published; the caller keeps the rest.
      */
     public int publishFrames(ByteBuf buf, int[] offsets, int[] lengths, int count, Peer peer) {
-        int done = 0;
+        return publishFrames(buf, offsets, lengths, 0, count, peer);
+    }
+
+    /** {@link #publishFrames(ByteBuf, int[], int[], int, Peer)} of frames {@code from} to {@code count - 1}. */
+    public int publishFrames(ByteBuf buf, int[] offsets, int[] lengths, int from, int count, Peer peer) {
+        int done = from;
         long now = System.currentTimeMillis();
         while (done < count) {
             int n = RingClaim.size(ring, count - done, MAX_BATCH);
@@ -122,7 +127,7 @@ public final class RingPublisher {
             received.add(n);
             bytes.add(sum);
         }
-        return done;
+        return done - from;
     }
 
     /**

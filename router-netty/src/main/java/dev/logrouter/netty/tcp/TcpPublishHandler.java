@@ -9,6 +9,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -17,10 +18,10 @@ import java.util.concurrent.TimeUnit;
  * batch of decoded frames straight from Netty's buffer into ring slots, and implements flow control
  * without ever blocking the event loop. When the ring is nearly full, or a batch did not fit, the
  * channel stops reading ({@code autoRead=false}); undecoded bytes simply stay in the decoder's
- * cumulation buffer; a task on the event loop retries every 200 µs — it re-fires a read so that the
+ * cumulation buffer; the event loop's {@link RetryTicker} retries every 200 µs — it re-fires a read so that the
  * decoder hands on what it kept — and resumes reading once half the ring is free. Frames of a
- * connection that closes while the ring is full are copied aside and published later: nothing read is
- * lost. The handler reports itself finished to its source only once the channel is inactive and
+ * connection that closes while the ring is full are kept (a retained slice of the decoder's buffer) and
+ * published later: nothing read is lost. The handler reports itself finished to its source only once the channel is inactive and
  * nothing of it is waiting, which is what a clean stop waits for.
  *
  * <p>Threads: one instance per channel, on its event loop, except {@link #isQuiet} and
@@ -28,14 +29,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implements FrameConsumer {
 
-    private static final long RETRY_MICROS = 200;
-
     private final RingPublisher publisher;
     private final TcpSourceCounters counters;
     private final TcpSourceState source;
     private final Peer peer;
-    /** Frames copied aside when the connection closed with the ring full (rare path). */
-    private final ArrayDeque<byte[]> kept = new ArrayDeque<>();
+    /** Frames kept when the connection closed with the ring full (rare path), oldest first. */
+    private final ArrayDeque<Kept> kept = new ArrayDeque<>();
     private final Runnable retryTask = this::retry;
     private ChannelHandlerContext ctx;
     private boolean paused;
@@ -88,15 +87,56 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
         return n;
     }
 
+    /**
+     * Keeps the frames as a retained slice of the decoder's buffer (no copy: the decoder releases its reference
+     * when the channel closes, the slice keeps the bytes until published).
+     */
     @Override
     public void keep(ByteBuf buf, int[] offsets, int[] lengths, int from, int count) {
-        for (int i = from; i < count; i++) {
-            byte[] copy = new byte[lengths[i]];
-            buf.getBytes(offsets[i], copy);
-            kept.add(copy);
+        int start = offsets[from];
+        int end = offsets[count - 1] + lengths[count - 1];
+        int[] at = new int[count - from];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = offsets[from + i] - start;
         }
+        kept.add(new Kept(buf.retainedSlice(start, end - start), at,
+                Arrays.copyOfRange(lengths, from, count)));
         source.keptChanged(count - from);
         pause();
+    }
+
+    /** Frames kept at close: {@code [offsets[i], offsets[i] + lengths[i])} of {@code buf}, published from {@code next}. */
+    private static final class Kept {
+        final ByteBuf buf;
+        final int[] offsets;
+        final int[] lengths;
+        int next;
+
+        Kept(ByteBuf buf, int[] offsets, int[] lengths) {
+            this.buf = buf;
+            this.offsets = offsets;
+            this.lengths = lengths;
+        }
+
+        int left() {
+            return lengths.length - next;
+        }
+    }
+
+    /** Publishes kept frames in order while the ring has room; true when none are left. */
+    private boolean publishKept() {
+        Kept k;
+        while ((k = kept.peek()) != null) {
+            int n = publisher.publishFrames(k.buf, k.offsets, k.lengths, k.next, k.lengths.length, peer);
+            k.next += n;
+            source.keptChanged(-n);
+            if (k.left() > 0) {
+                return false;
+            }
+            kept.poll();
+            k.buf.release();
+        }
+        return true;
     }
 
     /** Decoders hand frames over through {@link #accept}; anything else arriving here is dropped. */
@@ -179,10 +219,14 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
 
     /** Forced stop: counts the kept frames that could not be published. Runs on the event loop. */
     void abandon() {
-        if (!kept.isEmpty()) {
-            counters.abandoned.add(kept.size());
-            source.keptChanged(-kept.size());
-            kept.clear();
+        int left = 0;
+        for (Kept k; (k = kept.poll()) != null; ) {
+            left += k.left();
+            k.buf.release();
+        }
+        if (left > 0) {
+            counters.abandoned.add(left);
+            source.keptChanged(-left);
         }
         inactive = true;
         decodeBlocked = false;
@@ -205,19 +249,16 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
         scheduleRetry();
     }
 
+    /** The next tick of this event loop's {@link RetryTicker} calls {@link #retry}. */
     private void scheduleRetry() {
-        ctx.executor().schedule(retryTask, RETRY_MICROS, TimeUnit.MICROSECONDS);
+        RetryTicker.of(ctx.executor()).next(retryTask);
     }
 
     private void retry() {
         if (finished || !paused) {
             return;
         }
-        while (!kept.isEmpty() && publisher.tryPublish(kept.peek(), peer)) {
-            kept.poll();
-            source.keptChanged(-1);
-        }
-        if (!kept.isEmpty()) {
+        if (!publishKept()) {
             scheduleRetry();
             return;
         }

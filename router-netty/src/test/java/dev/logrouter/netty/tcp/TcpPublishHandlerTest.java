@@ -97,12 +97,16 @@ class TcpPublishHandlerTest {
 
     @Test
     void framesQueuedWhenThePeerClosesAreStillPublished() {
-        ch.writeInbound(Unpooled.copiedBuffer(lines(0, 80) + "<13>Mar  1 10:00:00 h p: last", StandardCharsets.US_ASCII));
+        io.netty.buffer.ByteBuf in = Unpooled.copiedBuffer(lines(0, 80) + "<13>Mar  1 10:00:00 h p: last",
+                StandardCharsets.US_ASCII);
+        ch.writeInbound(in);
         // the peer closes (EmbeddedChannel.close() would also cancel scheduled tasks, which a real event loop
         // keeps): the line without LF is decoded at that moment and queued too
         ch.pipeline().fireChannelInactive();
-        assertThat(state.keptFrames()).as("frames copied aside at close").isEqualTo(81 - RING);
+        assertThat(state.keptFrames()).as("frames kept at close").isEqualTo(81 - RING);
         assertThat(state.live()).as("not finished while frames are kept").hasSize(1);
+        // the decoder has let its input go; the kept frames hold it (two slices: the lines, then the last frame)
+        assertThat(in.refCnt()).as("the decoder's buffer (its first input) is held for the kept frames").isEqualTo(2);
         consumeAll();
         ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
         ch.runScheduledPendingTasks();
@@ -110,6 +114,7 @@ class TcpPublishHandlerTest {
         assertThat(msgAt(80)).isEqualTo("<13>Mar  1 10:00:00 h p: last");
         assertThat(state.live()).isEmpty();
         assertThat(state.keptFrames()).isZero();
+        assertThat(in.refCnt()).as("released once the kept frames are published").isZero();
         ch.finishAndReleaseAll();
     }
 
@@ -134,10 +139,12 @@ class TcpPublishHandlerTest {
 
     @Test
     void forcedStopReleasesAndCountsWhatCouldNotBePublished() {
-        ch.writeInbound(Unpooled.copiedBuffer(lines(0, 70), StandardCharsets.US_ASCII));
+        io.netty.buffer.ByteBuf in = Unpooled.copiedBuffer(lines(0, 70), StandardCharsets.US_ASCII);
+        ch.writeInbound(in);
         ch.pipeline().fireChannelInactive(); // the peer closes while the ring is full: 6 frames kept
         TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
         h.abandon();
+        assertThat(in.refCnt()).as("the kept frames' buffer released").isZero();
         assertThat(metrics.value("abandoned")).isEqualTo(70 - RING);
         assertThat(state.keptFrames()).isZero();
         assertThat(state.live()).isEmpty();
