@@ -91,9 +91,13 @@ final class HdfsDelivery implements SinkDelivery {
      * 1 MiB instead of Hadoop's 64 KiB: a batch (up to batch-bytes) is written in one call, and the client's cost is
      * mostly per packet (allocating it, queueing it to its streamer thread, the DataNode's receive, checksum check,
      * disk write and ack), so a 2 MB batch costs 2 packets instead of 32 (measured: docs/performance.md, "HDFS end to
-     * end"). The DataNode takes packets up to 16 MiB.
+     * end"). The DataNode takes packets up to 16 MiB. {@code dfs.client.write.byte-array-manager.enabled} true
+     * instead of false: the client then reuses its packet buffers (once a size was asked for 128 times within 10 s)
+     * instead of allocating a new one per packet, which was 90 % of the router's heap allocation on this path, about
+     * one byte per byte written (measured: docs/performance.md, "Allocation and GC on every path").
      */
-    static final Map<String, String> CLIENT_DEFAULTS = Map.of("dfs.client-write-packet-size", "1048576");
+    static final Map<String, String> CLIENT_DEFAULTS = Map.of("dfs.client-write-packet-size", "1048576",
+            "dfs.client.write.byte-array-manager.enabled", "true");
 
     /** Most refused paths remembered (so that each costs the NameNode one refusal); forgotten all at once beyond. */
     private static final int MAX_REFUSED = 4096;

@@ -23,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HdfsClientDefaultsTest {
 
     private static final String PACKET_SIZE = "dfs.client-write-packet-size";
+    private static final String BYTE_ARRAY_MANAGER = "dfs.client.write.byte-array-manager.enabled";
 
     @TempDir
     Path dir;
@@ -32,6 +33,14 @@ class HdfsClientDefaultsTest {
         Configuration conf = HdfsDelivery.hadoopConfiguration(cfg(null, Map.of()));
 
         assertThat(conf.getInt(PACKET_SIZE, -1)).isEqualTo(1 << 20);
+    }
+
+    @Test
+    void packetBuffersAreReusedUnlessConfigured() {
+        assertThat(HdfsDelivery.hadoopConfiguration(cfg(null, Map.of()))
+                .getBoolean(BYTE_ARRAY_MANAGER, false)).isTrue();
+        assertThat(HdfsDelivery.hadoopConfiguration(cfg(null, Map.of(BYTE_ARRAY_MANAGER, "false")))
+                .getBoolean(BYTE_ARRAY_MANAGER, true)).isFalse();
     }
 
     @Test
