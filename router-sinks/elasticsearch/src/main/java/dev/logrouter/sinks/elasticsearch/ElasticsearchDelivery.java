@@ -96,6 +96,15 @@ final class ElasticsearchDelivery implements SinkDelivery {
     private String actionIndex;
     private byte[] actionPrefix;
 
+    /**
+     * Documents done with (indexed or dead-lettered), kept to hold the next ones: a document's bytes are copied into
+     * a reused one's buffer, so the path allocates nothing per document once warm. At most {@link #maxFreeDocs}.
+     */
+    private final ArrayDeque<Doc> freeDocs = new ArrayDeque<>();
+    private final int maxFreeDocs;
+    /** Document lists of bulks that are over, reused for the next bulks. */
+    private final ArrayDeque<List<Doc>> freeLists = new ArrayDeque<>();
+
     /** The bulk being built. */
     private List<Doc> building = new ArrayList<>();
     private long buildingBytes;
@@ -130,6 +139,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
         this.batchSize = cfg.batchSize();
         this.batchBytes = cfg.batchBytes().bytes();
         this.maxInFlight = cfg.maxInFlight();
+        this.maxFreeDocs = (int) Math.min(1 << 16, (long) (cfg.maxInFlight() + 1) * cfg.batchSize());
         this.maxBackoffNanos = Math.max(MIN_RETRY_BACKOFF_NANOS, cfg.maxRetryBackoff().nanos());
         this.deadLetters = deadLetters;
         this.indexed = metrics.counter("indexed", "Documents the server indexed (a 2xx item).");
@@ -173,16 +183,16 @@ final class ElasticsearchDelivery implements SinkDelivery {
         p += 4;
         int idAt = p;
         p += idLength;
-        byte[] json = Arrays.copyOfRange(r, p, off + len);
+        int jsonLength = off + len - p;
         if (idLength > ElasticsearchEncoder.MAX_ID) { // Elasticsearch takes no longer _id
             deadLetters.write(index, 0, "_id longer than " + ElasticsearchEncoder.MAX_ID + " bytes",
-                    Arrays.copyOfRange(r, idAt, idAt + idLength), json, 0, json.length);
+                    Arrays.copyOfRange(r, idAt, idAt + idLength), r, p, jsonLength);
             return;
         }
-        byte[] id = idLength == 0 ? null : Arrays.copyOfRange(r, idAt, idAt + idLength);
-        Doc d = new Doc(index, actionPrefix(index), id, json);
+        Doc d = freeDocs.isEmpty() ? new Doc() : freeDocs.poll();
+        d.set(index, actionPrefix(index), r, idAt, idLength == 0 ? -1 : idLength, p, jsonLength);
         building.add(d);
-        buildingBytes += json.length;
+        buildingBytes += jsonLength;
         if (building.size() >= batchSize || buildingBytes >= batchBytes) {
             sendBuilding();
         }
@@ -215,22 +225,23 @@ final class ElasticsearchDelivery implements SinkDelivery {
      */
     private void body(List<Doc> docs, ByteBuilder out) {
         out.reset();
-        for (Doc d : docs) {
+        for (int i = 0; i < docs.size(); i++) {
+            Doc d = docs.get(i);
             out.append(d.action);
-            if (d.id != null) {
+            if (d.idLength >= 0) {
                 out.append(ID);
-                JsonStringEscaper.escape(out, d.id, 0, d.id.length);
+                JsonStringEscaper.escape(out, d.bytes, 0, d.idLength);
                 out.append((byte) '"');
             }
             out.append(ACTION_END);
-            out.append(d.json);
+            out.append(d.bytes, d.jsonAt(), d.jsonLength);
             out.append((byte) '\n');
         }
     }
 
     private void sendBuilding() {
         List<Doc> docs = building;
-        building = new ArrayList<>(Math.min(batchSize, 1024));
+        building = newList();
         buildingBytes = 0;
         send(docs);
     }
@@ -324,16 +335,38 @@ final class ElasticsearchDelivery implements SinkDelivery {
         }
     }
 
+    /** A document list for a bulk: one of a bulk that is over, or a new one. */
+    private List<Doc> newList() {
+        return freeLists.isEmpty() ? new ArrayList<>(Math.min(batchSize, 1024)) : freeLists.poll();
+    }
+
+    /** The documents of {@code b} are settled or moved elsewhere: its list is emptied and kept for a later bulk. */
+    private void recycle(Bulk b) {
+        b.docs.clear();
+        if (freeLists.size() <= maxInFlight + 1) {
+            freeLists.add(b.docs);
+        }
+    }
+
+    /** {@code d} is indexed or dead-lettered: its buffer holds a later document. */
+    private void done(Doc d) {
+        if (freeDocs.size() < maxFreeDocs) {
+            d.itemRetries = 0;
+            d.maybeIndexed = false;
+            freeDocs.add(d);
+        }
+    }
+
     /** Sends documents again in requests of at most {@code batch-size} documents and {@code batch-bytes}. */
     private void sendAll(List<Doc> docs) {
-        List<Doc> chunk = new ArrayList<>();
+        List<Doc> chunk = newList();
         long bytes = 0;
         for (Doc d : docs) {
             chunk.add(d);
-            bytes += d.json.length;
+            bytes += d.jsonLength;
             if (chunk.size() >= batchSize || bytes >= batchBytes) {
                 send(chunk);
-                chunk = new ArrayList<>();
+                chunk = newList();
                 bytes = 0;
             }
         }
@@ -355,6 +388,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
             answer = await(b.future);
         } catch (ExecutionException e) {
             requestFailed(b, e.getCause() == null ? e : e.getCause());
+            recycle(b); // its documents were moved to the retry, unsent or split lists, or dead-lettered
             return;
         } finally {
             inFlightGauge = inFlight.size();
@@ -367,6 +401,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
         for (int i = 0; i < answer.status().length; i++) {
             settle(b.docs.get(i), answer.status()[i], answer.reasons()[i]);
         }
+        recycle(b);
     }
 
     /**
@@ -401,9 +436,11 @@ final class ElasticsearchDelivery implements SinkDelivery {
     private void settle(Doc d, int status, String error) {
         if (status >= 200 && status < 300) {
             indexed.inc();
+            done(d);
         } else if (status == 409 && create && d.maybeIndexed) {
             alreadyIndexed.inc();
             indexed.inc();
+            done(d);
         } else if (status == 429 || status >= 500) {
             (status == 429 ? rejected : serverErrors).inc();
             d.itemRetries++;
@@ -491,8 +528,10 @@ final class ElasticsearchDelivery implements SinkDelivery {
         deadLetter(deadLetters, d, status, reason);
     }
 
-    private static void deadLetter(DeadLetterFile to, Doc d, int status, String reason) {
-        to.write(d.index, status, reason, d.id, d.json, 0, d.json.length);
+    private void deadLetter(DeadLetterFile to, Doc d, int status, String reason) {
+        to.write(d.index, status, reason, d.idLength < 0 ? null : Arrays.copyOf(d.bytes, d.idLength), d.bytes,
+                d.jsonAt(), d.jsonLength);
+        done(d);
     }
 
     /**
@@ -522,7 +561,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
         retryBackoffNanos = MIN_RETRY_BACKOFF_NANOS;
     }
 
-    private static void deadLetterAll(DeadLetterFile letters, List<Doc> docs, String reason) {
+    private void deadLetterAll(DeadLetterFile letters, List<Doc> docs, String reason) {
         for (Doc d : docs) {
             deadLetter(letters, d, 0, reason);
         }
@@ -558,24 +597,39 @@ final class ElasticsearchDelivery implements SinkDelivery {
         }
     }
 
-    /** One document: what it was rendered as, and how often it has been answered. */
+    /**
+     * One document: what it was rendered as, and how often it has been answered. Reused once done with
+     * ({@link #done}): {@link #set} copies the next document into its buffer, which grows as needed.
+     */
     private static final class Doc {
-        final String index;
+        String index;
         /** Its action line up to the index name's closing quote (shared by the documents of one index). */
-        final byte[] action;
-        /** Its {@code _id} (UTF-8), or null for one the server generates. */
-        final byte[] id;
-        final byte[] json;
+        byte[] action;
+        /** Its {@code _id} (UTF-8; {@link #idLength} bytes, none when -1: one the server generates), then its JSON. */
+        byte[] bytes = new byte[512];
+        int idLength;
+        int jsonLength;
         /** 429/5xx answers to this document alone, for {@code max-item-retries}. */
         int itemRetries;
         /** An attempt ended without a clear answer: the document may be indexed (a 409 then means it is). */
         boolean maybeIndexed;
 
-        Doc(String index, byte[] action, byte[] id, byte[] json) {
+        /** Copies the id ({@code idLength} -1: none) and the JSON from {@code r}. */
+        void set(String index, byte[] action, byte[] r, int idAt, int idLength, int jsonAt, int jsonLength) {
             this.index = index;
             this.action = action;
-            this.id = id;
-            this.json = json;
+            this.idLength = idLength;
+            this.jsonLength = jsonLength;
+            int id = Math.max(idLength, 0);
+            if (bytes.length < id + jsonLength) {
+                bytes = new byte[Math.max(id + jsonLength, bytes.length * 2)];
+            }
+            System.arraycopy(r, idAt, bytes, 0, id);
+            System.arraycopy(r, jsonAt, bytes, id, jsonLength);
+        }
+
+        int jsonAt() {
+            return Math.max(idLength, 0);
         }
     }
 
