@@ -278,8 +278,9 @@ EOF
         LR_JAVA_OPTS=$opts bench_start_router "$TMP/router.yaml"
     fi
 }
-# thread_ticks: the router's CPU ticks so far by thread group, "io parse sink jit other" (io-*, parse-*, sink-*, the
-# C1/C2 compiler threads, the rest); a thread that exited is not counted
+# thread_ticks: the router's CPU ticks so far by thread group, "io parse sink jit other" (io-*, parse-* and serial-*,
+# sink-* and deliver-*, the C1/C2 compiler threads, the rest: the groups of JvmSample); a thread that exited is not
+# counted
 thread_ticks() {
     local t comm s io=0 parse=0 sink=0 jit=0 other=0 n
     for t in /proc/"$DPID"/task/*; do
@@ -290,8 +291,8 @@ thread_ticks() {
         n=$((F[11] + F[12]))
         case $comm in
             io-*) io=$((io + n)) ;;
-            parse-*) parse=$((parse + n)) ;;
-            sink-*) sink=$((sink + n)) ;;
+            parse-*|serial-*) parse=$((parse + n)) ;;
+            sink-*|deliver-*) sink=$((sink + n)) ;;
             "C1 Compiler"*|"C2 Compiler"*) jit=$((jit + n)) ;;
             *) other=$((other + n)) ;;
         esac
@@ -342,7 +343,7 @@ peer_record() {
     fi
     if [ "$JFR" = 1 ] && [ -f "$TMP/measured.jfr" ]; then
         echo "e2e: JFR recording of the measured part: $TMP/measured.jfr; allocations:" >&2
-        java -cp "$BENCH_JAR" dev.logrouter.bench.jvm.JfrAllocations "$TMP/measured.jfr" "$DELIVERED" >&2 || true
+        "$JAVA" -cp "$BENCH_JAR" dev.logrouter.bench.jvm.JfrAllocations "$TMP/measured.jfr" "$DELIVERED" >&2 || true
     fi
     printf 'server=%s sent=%s delivered=%s lost=%s msgs_per_s=%s mb_per_s=%s router_cpu_s=%s router_cores=%s rss_mb=%s loadgen_cpu_s=%s jit_cpu_s=%s threads_cpu_s=%s gc=%s gc_ms=%s alloc_mb_per_s=%s alloc_b_per_msg=%s alloc_split=%s\n' \
         "$SERVER" "$SENT" "$DELIVERED" "$R_LOST" "$R_RATE" "$R_MBS" "$R_DCPU" "$R_CORES" "$R_RSS_MB" "$LG_CPU" "$jit" "$threads" \

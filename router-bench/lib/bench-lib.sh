@@ -327,17 +327,20 @@ bench_one_run() {
   B0=$(if declare -F peer_base > /dev/null; then peer_base; else echo 0; fi)
   B1=$B0; WSENT=0
   if (( WARM > 0 )); then
+    bench_jvm_sample > /dev/null  # the router's JMX agent starts now, and its code runs once before the warm-up
     bench_load "$WARM" "$RUN/warmup"
     WSENT=$LG_SENT
     bench_say "$LOADGEN (warm-up): $LG_OUT"
     bench_settle $((B0 + WSENT))
     (( S_DEAD == 0 )) || return 6
     B1=$S_COUNT
+    J0=$(bench_jvm_sample); J0_US=$(bench_now_us)
     bench_hook peer_warmed
+  else
+    J0=$(bench_jvm_sample); J0_US=$(bench_now_us)
   fi
 
   # ---- the measured load ----
-  J0=$(bench_jvm_sample); J0_US=$(bench_now_us)
   A_D=$(cputicks "$DPID"); A_B=$(cputicks "${SPID:-}")
   bench_load "$LOAD" "$RUN/loggen"
   SENT=$LG_SENT; A_T=$LG_FIRST_US
@@ -400,7 +403,9 @@ bench_metrics() {
 # bench_jvm_sample: one `JvmSample` line (gc_count= gc_ms= alloc_bytes= io= parse= sink= other=: GC and heap
 # bytes allocated since the JVM started, the bytes split by thread group) of DPID when it is a router started from
 # ROUTER_JAR and BENCH_JAR is there; nothing otherwise (another peer, e.g. syslog-ng). Local attach: the first one
-# starts the router's local management agent (before the measured CPU is sampled). Errors go to RUN/jvm-sample.err.
+# starts the router's local management agent, so with a warm-up one is taken before it (the agent's start and the
+# JIT's work on its code then fall in the warm-up); the sample that opens the measured part is taken before the
+# adapter's peer_warmed and the CPU baseline. Errors go to RUN/jvm-sample.err.
 bench_jvm_sample() {
   [ -n "${DPID:-}" ] && [ -f "${BENCH_JAR:-}" ] && [ -r "/proc/$DPID/cmdline" ] || return 0
   tr '\0' ' ' < "/proc/$DPID/cmdline" | grep -qF -- "-jar $ROUTER_JAR" || return 0
@@ -423,7 +428,7 @@ bench_jvm_metrics() {
       al = q["alloc_bytes"] - p["alloc_bytes"]
       printf "%d %d %.2f %.1f io:%.1f,parse:%.1f,sink:%.1f,other:%.1f\n", q["gc_count"] - p["gc_count"],
         q["gc_ms"] - p["gc_ms"], al / el / 1e6, al / n, (q["io"] - p["io"]) / n, (q["parse"] - p["parse"]) / n,
-        (q["sink"] - p["sink"]) / n, (q["other"] - p["other"]) / n }')
+        (q["sink"] - p["sink"]) / n, (q["other"] - p["other"]) / n }') || true
   bench_say "jvm: gc=$R_GC (${R_GC_MS} ms) alloc=${R_ALLOC_MBS} MB/s ${R_ALLOC_BPM} B/msg ($R_ALLOC_SPLIT B/msg)"
 }
 

@@ -72,7 +72,7 @@ final class FrameBatch {
         return all;
     }
 
-    /** Closing: whatever was not taken is copied by the consumer, and consumed. */
+    /** Closing: whatever was not taken is kept by the consumer, and consumed. */
     void handOffOrKeep(ByteBuf in, FrameConsumer consumer) {
         if (count == 0) {
             return;

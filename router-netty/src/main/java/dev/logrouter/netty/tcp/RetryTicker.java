@@ -50,7 +50,8 @@ final class RetryTicker implements Runnable {
     void next(Runnable retry) {
         waiting.add(retry);
         if (tick == null) {
-            tick = loop.scheduleAtFixedRate(this, TICK_MICROS, TICK_MICROS, TimeUnit.MICROSECONDS);
+            // with a fixed delay, not rate: after a stall the ticks do not run back to back to catch up
+            tick = loop.scheduleWithFixedDelay(this, TICK_MICROS, TICK_MICROS, TimeUnit.MICROSECONDS);
         }
     }
 

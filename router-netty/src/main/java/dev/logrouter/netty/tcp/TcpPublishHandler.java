@@ -10,6 +10,7 @@ import io.netty.util.ReferenceCountUtil;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -18,11 +19,11 @@ import java.util.concurrent.TimeUnit;
  * batch of decoded frames straight from Netty's buffer into ring slots, and implements flow control
  * without ever blocking the event loop. When the ring is nearly full, or a batch did not fit, the
  * channel stops reading ({@code autoRead=false}); undecoded bytes simply stay in the decoder's
- * cumulation buffer; the event loop's {@link RetryTicker} retries every 200 µs — it re-fires a read so that the
- * decoder hands on what it kept — and resumes reading once half the ring is free. Frames of a
+ * cumulation buffer; the event loop's {@link RetryTicker} retries every 200 µs — it re-fires a read so
+ * that the decoder hands on what it kept — and resumes reading once half the ring is free. Frames of a
  * connection that closes while the ring is full are kept (a retained slice of the decoder's buffer) and
- * published later: nothing read is lost. The handler reports itself finished to its source only once the channel is inactive and
- * nothing of it is waiting, which is what a clean stop waits for.
+ * published later: nothing read is lost. The handler reports itself finished to its source only once
+ * the channel is inactive and nothing of it is waiting, which is what a clean stop waits for.
  *
  * <p>Threads: one instance per channel, on its event loop, except {@link #isQuiet} and
  * {@link #abandonOnEventLoop}, which the stopping thread calls. Not sharable.
@@ -105,7 +106,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
         pause();
     }
 
-    /** Frames kept at close: {@code [offsets[i], offsets[i] + lengths[i])} of {@code buf}, published from {@code next}. */
+    /** Frames kept at close: {@code [offsets[i], offsets[i] + lengths[i])} of {@code buf}, published from next. */
     private static final class Kept {
         final ByteBuf buf;
         final int[] offsets;
@@ -210,10 +211,19 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
         return !busy && nowNanos - lastReadNanos >= quietNanos;
     }
 
-    /** Forced stop, from any thread: {@link #abandon()} on the channel's event loop. */
+    /**
+     * Forced stop, from any thread: {@link #abandon()} on the channel's event loop, or here when that loop no longer
+     * takes tasks (it has stopped, so nothing else touches this handler): kept frames hold pooled buffers, which must
+     * be released.
+     */
     void abandonOnEventLoop() {
-        if (ctx != null && !ctx.executor().isShuttingDown()) {
+        if (ctx == null) {
+            return;
+        }
+        try {
             ctx.executor().execute(this::abandon);
+        } catch (RejectedExecutionException e) {
+            abandon();
         }
     }
 
@@ -254,7 +264,18 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
         RetryTicker.of(ctx.executor()).next(retryTask);
     }
 
+    /** One retry; a failure (a bug) abandons the connection, so that its kept frames are released and counted. */
     private void retry() {
+        try {
+            retryOnce();
+        } catch (RuntimeException | Error e) {
+            abandon();
+            ctx.close();
+            throw e; // logged by the ticker
+        }
+    }
+
+    private void retryOnce() {
         if (finished || !paused) {
             return;
         }

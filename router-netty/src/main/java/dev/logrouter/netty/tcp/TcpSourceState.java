@@ -39,7 +39,7 @@ final class TcpSourceState {
         return paused.get();
     }
 
-    /** Frames of closed connections copied aside because the ring had no room when they closed. */
+    /** Frames of closed connections kept because the ring had no room when they closed. */
     int keptFrames() {
         return keptFrames.get();
     }

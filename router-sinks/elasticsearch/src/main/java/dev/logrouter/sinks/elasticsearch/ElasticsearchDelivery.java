@@ -65,9 +65,11 @@ import java.util.concurrent.locks.LockSupport;
  * as one entity with its length; the answer is read with Jackson's streaming parser on the client's I/O thread into
  * a status per item and an error text for the items that failed ({@link BulkAnswer}).
  *
- * <p>Allocation: per document its JSON bytes (the one copy out of the record, kept for retries and dead letters)
- * and its id's bytes; per request a status array; the index name is made a String, and its action line's start,
- * only when it changes.
+ * <p>Allocation: none per document once warm — each document's id and JSON are copied (the one copy out of the
+ * record, kept for retries and dead letters) into the buffer of a {@code Doc} reused from the free list of those
+ * indexed or dead-lettered (at most {@code (max-in-flight + 1) × batch-bytes} of buffers kept free; a document
+ * longer than {@value #MAX_POOLED_DOC} bytes gets its own, not kept); per request a status array; the index name is
+ * made a String, and its action line's start, only when it changes.
  *
  * <p>Threads: every method but {@link #abort} on one thread, which also settles every answer: the sink's
  * ({@code sink-<name>}) with {@code buffer: memory}, {@code deliver-<name>} with {@code buffer: journal}; the client's
@@ -102,6 +104,9 @@ final class ElasticsearchDelivery implements SinkDelivery {
      */
     private final ArrayDeque<Doc> freeDocs = new ArrayDeque<>();
     private final int maxFreeDocs;
+    /** Bytes of the free documents' buffers, at most {@link #maxFreeBytes}. */
+    private long freeBytes;
+    private final long maxFreeBytes;
     /** Document lists of bulks that are over, reused for the next bulks. */
     private final ArrayDeque<List<Doc>> freeLists = new ArrayDeque<>();
 
@@ -140,6 +145,7 @@ final class ElasticsearchDelivery implements SinkDelivery {
         this.batchBytes = cfg.batchBytes().bytes();
         this.maxInFlight = cfg.maxInFlight();
         this.maxFreeDocs = (int) Math.min(1 << 16, (long) (cfg.maxInFlight() + 1) * cfg.batchSize());
+        this.maxFreeBytes = (cfg.maxInFlight() + 1L) * cfg.batchBytes().bytes();
         this.maxBackoffNanos = Math.max(MIN_RETRY_BACKOFF_NANOS, cfg.maxRetryBackoff().nanos());
         this.deadLetters = deadLetters;
         this.indexed = metrics.counter("indexed", "Documents the server indexed (a 2xx item).");
@@ -189,7 +195,12 @@ final class ElasticsearchDelivery implements SinkDelivery {
                     Arrays.copyOfRange(r, idAt, idAt + idLength), r, p, jsonLength);
             return;
         }
-        Doc d = freeDocs.isEmpty() ? new Doc() : freeDocs.poll();
+        Doc d = freeDocs.poll();
+        if (d == null) {
+            d = new Doc();
+        } else {
+            freeBytes -= d.bytes.length;
+        }
         d.set(index, actionPrefix(index), r, idAt, idLength == 0 ? -1 : idLength, p, jsonLength);
         building.add(d);
         buildingBytes += jsonLength;
@@ -211,6 +222,9 @@ final class ElasticsearchDelivery implements SinkDelivery {
         }
         return actionPrefix;
     }
+
+    /** Longest document buffer kept for reuse. */
+    static final int MAX_POOLED_DOC = 16 * 1024;
 
     private static final byte[] CREATE = "{\"create\":{\"_index\":\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] INDEX = "{\"index\":{\"_index\":\"".getBytes(StandardCharsets.US_ASCII);
@@ -348,11 +362,16 @@ final class ElasticsearchDelivery implements SinkDelivery {
         }
     }
 
-    /** {@code d} is indexed or dead-lettered: its buffer holds a later document. */
+    /**
+     * {@code d} is indexed or dead-lettered: its buffer holds a later document, unless the free list is full (by count
+     * or by bytes) or the buffer is longer than {@value #MAX_POOLED_DOC} bytes (a rare long document is not kept).
+     */
     private void done(Doc d) {
-        if (freeDocs.size() < maxFreeDocs) {
+        int size = d.bytes.length;
+        if (size <= MAX_POOLED_DOC && freeDocs.size() < maxFreeDocs && freeBytes + size <= maxFreeBytes) {
             d.itemRetries = 0;
             d.maybeIndexed = false;
+            freeBytes += size;
             freeDocs.add(d);
         }
     }
