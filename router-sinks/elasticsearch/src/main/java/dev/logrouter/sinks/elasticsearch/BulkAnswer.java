@@ -16,17 +16,35 @@ import java.io.InputStream;
  * <p>Threads: {@link #read} runs on the client's I/O thread that received the answer; the result is immutable and
  * handed to the delivery's thread through the request's future.
  *
- * @param status  the items' statuses, in request order
- * @param reasons the items' errors (null where the item has none)
+ * <p>Allocation per answer: a {@code short} per item, and an array of errors only when an item has one.
+ *
+ * @param statuses the items' HTTP statuses, in request order
+ * @param reasons  the items' errors (null where the item has none), or null when no item has one
  */
-record BulkAnswer(int[] status, String[] reasons) {
+record BulkAnswer(short[] statuses, String[] reasons) {
+
+    /** Items in the answer. */
+    int size() {
+        return statuses.length;
+    }
+
+    /** Item {@code i}'s HTTP status. */
+    int status(int i) {
+        return statuses[i];
+    }
+
+    /** Item {@code i}'s error, null when it has none. */
+    String reason(int i) {
+        return reasons == null ? null : reasons[i];
+    }
+
 
     private static final JsonFactory JSON = new JsonFactory();
 
     /** Reads {@code {"items":[{"<op>":{"status":N,"error":{…}}}, …]}}; throws on anything else. */
     static BulkAnswer read(InputStream in, int expected) throws IOException {
-        int[] status = new int[expected];
-        String[] reasons = new String[expected];
+        short[] status = new short[expected];
+        String[] reasons = null;
         int n = 0;
         try (JsonParser p = JSON.createParser(in)) {
             expect(p.nextToken(), JsonToken.START_OBJECT);
@@ -57,8 +75,13 @@ record BulkAnswer(int[] status, String[] reasons) {
                     if (n >= expected) {
                         throw new IOException("bulk response has more items than the " + expected + " documents sent");
                     }
-                    status[n] = s;
-                    reasons[n] = reason;
+                    status[n] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, s));
+                    if (reason != null) {
+                        if (reasons == null) {
+                            reasons = new String[expected];
+                        }
+                        reasons[n] = reason;
+                    }
                     n++;
                 }
             }

@@ -69,7 +69,8 @@ import java.util.concurrent.locks.LockSupport;
  * record, kept for retries and dead letters) into the buffer of a {@code Doc} reused from the free list of those
  * indexed or dead-lettered (at most {@code (max-in-flight + 1) × batch-bytes} of buffers kept free; a document
  * longer than {@value #MAX_POOLED_DOC} bytes gets its own, not kept); per request a status array; the index name is
- * made a String, and its action line's start, only when it changes.
+ * made a String, and its action line's start, only when it changes; the answer is read into a pooled buffer
+ * ({@link PooledResponseConsumer}).
  *
  * <p>Threads: every method but {@link #abort} on one thread, which also settles every answer: the sink's
  * ({@code sink-<name>}) with {@code buffer: memory}, {@code deliver-<name>} with {@code buffer: journal}; the client's
@@ -107,6 +108,9 @@ final class ElasticsearchDelivery implements SinkDelivery {
     /** Bytes of the free documents' buffers, at most {@link #maxFreeBytes}. */
     private long freeBytes;
     private final long maxFreeBytes;
+    /** Buffers of bulk answers read (one per request in flight, and one more), and the options that use them. */
+    private final java.util.concurrent.BlockingQueue<java.nio.ByteBuffer> answerBuffers;
+    private final org.elasticsearch.client.RequestOptions requestOptions;
     /** Document lists of bulks that are over, reused for the next bulks. */
     private final ArrayDeque<List<Doc>> freeLists = new ArrayDeque<>();
 
@@ -146,6 +150,10 @@ final class ElasticsearchDelivery implements SinkDelivery {
         this.maxInFlight = cfg.maxInFlight();
         this.maxFreeDocs = (int) Math.min(1 << 16, (long) (cfg.maxInFlight() + 1) * cfg.batchSize());
         this.maxFreeBytes = (cfg.maxInFlight() + 1L) * cfg.batchBytes().bytes();
+        this.answerBuffers = new java.util.concurrent.ArrayBlockingQueue<>(cfg.maxInFlight() + 1);
+        this.requestOptions = org.elasticsearch.client.RequestOptions.DEFAULT.toBuilder()
+                .setHttpAsyncResponseConsumerFactory(() -> new PooledResponseConsumer(answerBuffers, MAX_ANSWER))
+                .build();
         this.maxBackoffNanos = Math.max(MIN_RETRY_BACKOFF_NANOS, cfg.maxRetryBackoff().nanos());
         this.deadLetters = deadLetters;
         this.indexed = metrics.counter("indexed", "Documents the server indexed (a 2xx item).");
@@ -223,6 +231,8 @@ final class ElasticsearchDelivery implements SinkDelivery {
         return actionPrefix;
     }
 
+    /** Longest bulk answer read, as the client's default (100 MiB). */
+    static final int MAX_ANSWER = 100 * 1024 * 1024;
     /** Longest document buffer kept for reuse. */
     static final int MAX_POOLED_DOC = 16 * 1024;
 
@@ -273,14 +283,20 @@ final class ElasticsearchDelivery implements SinkDelivery {
             // the answer cut to what is settled by: per item its status, and its error when it has one
             request.addParameter("filter_path", "items.*.status,items.*.error");
             request.setEntity(new org.apache.http.nio.entity.NByteArrayEntity(out.array(), 0, out.length(), NDJSON));
+            request.setOptions(requestOptions); // the answer into a pooled buffer
             int expected = docs.size();
             rest.performRequestAsync(request, new ResponseListener() {
                 @Override
                 public void onSuccess(Response response) {
-                    try (java.io.InputStream in = response.getEntity().getContent()) {
+                    org.apache.http.HttpEntity body = response.getEntity();
+                    try (java.io.InputStream in = body.getContent()) {
                         f.complete(BulkAnswer.read(in, expected));
                     } catch (IOException | RuntimeException e) {
                         f.completeExceptionally(e);
+                    } finally {
+                        if (body instanceof PooledResponseConsumer.Body b) {
+                            b.release();
+                        }
                     }
                 }
 
@@ -417,8 +433,8 @@ final class ElasticsearchDelivery implements SinkDelivery {
         }
         bulkRequests.inc();
         bulkMicros.add(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - b.sentNanos));
-        for (int i = 0; i < answer.status().length; i++) {
-            settle(b.docs.get(i), answer.status()[i], answer.reasons()[i]);
+        for (int i = 0; i < answer.size(); i++) {
+            settle(b.docs.get(i), answer.status(i), answer.reason(i));
         }
         recycle(b);
     }

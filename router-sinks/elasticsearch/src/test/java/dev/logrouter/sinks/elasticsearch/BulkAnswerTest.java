@@ -30,13 +30,24 @@ class BulkAnswerTest {
                    "caused_by":{"type":"illegal_argument_exception","reason":"bad date"}}}},
                  {"create":{"status":429,"error":{"type":"es_rejected_execution_exception","reason":"queue full"}}}]}
                 """), 4);
-        assertThat(a.status()).containsExactly(201, 409, 400, 429);
-        assertThat(a.reasons()[0]).isNull();
-        assertThat(a.reasons()[1]).isEqualTo("version_conflict_engine_exception: [x]: version conflict, document "
+        assertThat(a.size()).isEqualTo(4);
+        assertThat(new int[] {a.status(0), a.status(1), a.status(2), a.status(3)}).containsExactly(201, 409, 400, 429);
+        assertThat(a.reason(0)).isNull();
+        assertThat(a.reason(1)).isEqualTo("version_conflict_engine_exception: [x]: version conflict, document "
                 + "already exists");
-        assertThat(a.reasons()[2]).isEqualTo("document_parsing_exception: failed to parse (caused by "
+        assertThat(a.reason(2)).isEqualTo("document_parsing_exception: failed to parse (caused by "
                 + "illegal_argument_exception: bad date)");
-        assertThat(a.reasons()[3]).startsWith("es_rejected_execution_exception");
+        assertThat(a.reason(3)).startsWith("es_rejected_execution_exception");
+    }
+
+    @Test
+    void anAnswerWithoutErrorsHasNoErrorArray() throws IOException {
+        BulkAnswer a = BulkAnswer.read(json(
+                "{\"items\":[{\"create\":{\"status\":201}},{\"index\":{\"status\":200}}]}"), 2);
+        assertThat(a.status(0)).isEqualTo(201);
+        assertThat(a.status(1)).isEqualTo(200);
+        assertThat(a.reason(1)).isNull();
+        assertThat(a.reasons()).as("allocated only for an answer with an error").isNull();
     }
 
     @Test
