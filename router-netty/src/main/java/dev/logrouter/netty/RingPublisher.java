@@ -28,13 +28,6 @@ public final class RingPublisher {
             (event, sequence, frame, publisher, peer) ->
                     publisher.fill(event, frame, peer, System.currentTimeMillis());
 
-    private static final EventTranslatorThreeArg<LogEvent, byte[], RingPublisher, Peer> ARRAY_TRANSLATOR =
-            (event, sequence, frame, publisher, peer) -> {
-                event.clear();
-                event.setRaw(frame, 0, frame.length);
-                publisher.stamp(event, peer, System.currentTimeMillis());
-            };
-
     /** Most slots claimed at once by {@link #publishFrames}. */
     private static final int MAX_BATCH = 256;
 
@@ -203,16 +196,6 @@ public final class RingPublisher {
             frame.release();
             dropped.inc();
         }
-    }
-
-    /** Publishes one frame held in an array (frames kept aside at close); false when the ring is full. */
-    public boolean tryPublish(byte[] frame, Peer peer) {
-        if (!ring.tryPublishEvent(ARRAY_TRANSLATOR, frame, this, peer)) {
-            return false;
-        }
-        received.inc();
-        bytes.add(frame.length);
-        return true;
     }
 
     private void stamp(LogEvent event, Peer peer, long nowMillis) {

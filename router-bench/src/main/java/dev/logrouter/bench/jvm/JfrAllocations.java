@@ -114,9 +114,9 @@ public final class JfrAllocations {
         long total = sites.stream().mapToLong(Site::bytes).sum();
         Map<String, Long> groups = new java.util.TreeMap<>();
         sites.forEach(s -> groups.merge(s.group(), s.bytes(), Long::sum));
-        out.println("allocated " + amount(total, messages) + groups.entrySet().stream()
-                .map(g -> g.getKey() + " " + amount(g.getValue(), messages))
-                .reduce("  (", (a, b) -> a.equals("  (") ? a + b : a + ", " + b) + ")");
+        java.util.StringJoiner byGroup = new java.util.StringJoiner(", ", "  (", ")");
+        groups.forEach((group, bytes) -> byGroup.add(group + " " + amount(bytes, messages)));
+        out.println("allocated " + amount(total, messages) + byGroup);
         for (Site s : sites.subList(0, Math.min(top, sites.size()))) {
             out.println(String.format(Locale.ROOT, "%-24s %-6s %s  %s", amount(s.bytes(), messages), s.group(),
                     s.type(), s.stack()));

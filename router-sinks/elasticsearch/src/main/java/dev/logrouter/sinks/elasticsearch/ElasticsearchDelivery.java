@@ -101,10 +101,10 @@ final class ElasticsearchDelivery implements SinkDelivery {
 
     /**
      * Documents done with (indexed or dead-lettered), kept to hold the next ones: a document's bytes are copied into
-     * a reused one's buffer, so the path allocates nothing per document once warm. At most {@link #maxFreeDocs}.
+     * a reused one's buffer, so the path allocates nothing per document once warm. Their buffers total at most
+     * {@link #maxFreeBytes}.
      */
     private final ArrayDeque<Doc> freeDocs = new ArrayDeque<>();
-    private final int maxFreeDocs;
     /** Bytes of the free documents' buffers, at most {@link #maxFreeBytes}. */
     private long freeBytes;
     private final long maxFreeBytes;
@@ -148,7 +148,6 @@ final class ElasticsearchDelivery implements SinkDelivery {
         this.batchSize = cfg.batchSize();
         this.batchBytes = cfg.batchBytes().bytes();
         this.maxInFlight = cfg.maxInFlight();
-        this.maxFreeDocs = (int) Math.min(1 << 16, (long) (cfg.maxInFlight() + 1) * cfg.batchSize());
         this.maxFreeBytes = (cfg.maxInFlight() + 1L) * cfg.batchBytes().bytes();
         this.answerBuffers = new java.util.concurrent.ArrayBlockingQueue<>(cfg.maxInFlight() + 1);
         this.requestOptions = org.elasticsearch.client.RequestOptions.DEFAULT.toBuilder()
@@ -379,12 +378,13 @@ final class ElasticsearchDelivery implements SinkDelivery {
     }
 
     /**
-     * {@code d} is indexed or dead-lettered: its buffer holds a later document, unless the free list is full (by count
-     * or by bytes) or the buffer is longer than {@value #MAX_POOLED_DOC} bytes (a rare long document is not kept).
+     * {@code d} is indexed or dead-lettered: its buffer holds a later document, unless the free list's buffers would
+     * exceed {@link #maxFreeBytes} or it is longer than {@value #MAX_POOLED_DOC} bytes (a rare long document is not
+     * kept).
      */
     private void done(Doc d) {
         int size = d.bytes.length;
-        if (size <= MAX_POOLED_DOC && freeDocs.size() < maxFreeDocs && freeBytes + size <= maxFreeBytes) {
+        if (size <= MAX_POOLED_DOC && freeBytes + size <= maxFreeBytes) {
             d.itemRetries = 0;
             d.maybeIndexed = false;
             freeBytes += size;
