@@ -37,7 +37,8 @@
 #   TLS_PROTOCOL=TLSv1.3, TLS_PROVIDER=auto|jdk|openssl; loadgen --tls / loggen --use-ssl; handshakes happen
 #   before the measured part)
 #   LOADGEN=loadgen|loggen (LOGGEN_PATH=/usr/bin/loggen)   WARMUP=0 (messages first, not measured)
-#   WORKLOAD=w2|w4-json|w4-kv|w4-xml|w4-db: w2 is the config above; a W4 workload takes the router config
+#   WORKLOAD=w2|w2-kit|w4-json|w4-kv|w4-xml|w4-db: w2 is the config above; w2-kit is the shared kit's W2 as
+#   peer-run.sh configures it (syslog-ng's file template "${DATE} ${HOST} ${MSGHDR}${MSG}\n"); a W4 workload takes the router config
 #   peer-run.sh writes for it (the parser, the shared kit's template of parsed values, its pipeline settings from
 #   this script's) and sends INPUT (default /tmp/peers-inputs/{json,kv,xml,pdb}.log, made by the shared kit's
 #   gen_inputs.sh) with loggen -R INPUT -l -d; w4-db needs PDB (the kit's configs/patterndb.xml). W4 needs
@@ -129,7 +130,7 @@ done
 case $FORMAT in rfc3164|rfc5424) ;; *) echo "e2e: FORMAT must be rfc3164 or rfc5424" >&2; exit 2 ;; esac
 case $LOADGEN in loadgen|loggen) ;; *) echo "e2e: LOADGEN must be loadgen or loggen" >&2; exit 2 ;; esac
 case $WORKLOAD in
-    w2) ;;
+    w2|w2-kit) ;;
     w4-json|w4-kv|w4-xml|w4-db)
         [ "$LOADGEN" = loggen ] && [ "$SERVER" = logrouter ] \
             || { echo "e2e: WORKLOAD=$WORKLOAD needs LOADGEN=loggen and SERVER=logrouter" >&2; exit 2; }
@@ -139,7 +140,7 @@ case $WORKLOAD in
         fi
         [ -f "$INPUT" ] || { echo "e2e: missing $INPUT (bash /work/shared/bench/gen_inputs.sh)" >&2; exit 2; }
         [ "$WORKLOAD" != w4-db ] || [ -f "$PDB" ] || { echo "e2e: WORKLOAD=w4-db needs PDB (a ruleset)" >&2; exit 2; } ;;
-    *) echo "e2e: WORKLOAD must be w2, w4-json, w4-kv, w4-xml or w4-db" >&2; exit 2 ;;
+    *) echo "e2e: WORKLOAD must be w2, w2-kit, w4-json, w4-kv, w4-xml or w4-db" >&2; exit 2 ;;
 esac
 if [ "$PERF" = 1 ]; then
     command -v perf > /dev/null || { echo "e2e: PERF=1 needs perf" >&2; exit 2; }
@@ -234,10 +235,10 @@ if [ "$WORKLOAD" != w2 ]; then
     PEER_WRITE_ONLY=1 PEER_RING_SIZE=$RING_SIZE PEER_PARSE_WORKERS=$PARSE_WORKERS PEER_IO_THREADS=$IO_THREADS \
         PEER_WAIT_STRATEGY=$WAIT_STRATEGY PEER_IDLE_PARK=$IDLE_PARK PEER_BATCH_SIZE=$BATCH_SIZE \
         PEER_FLUSH_TIMEOUT=$FLUSH_TIMEOUT ROUTER_JAR=$ROUTER_JAR \
-        "$HERE/peer-run.sh" "$PEER_PORT" "$TMP/w4" "$WORKLOAD" "$PDB" > /dev/null
+        "$HERE/peer-run.sh" "$PEER_PORT" "$TMP/w4" "${WORKLOAD%-kit}" "$PDB" > /dev/null
     mv "$TMP/logrouter.yaml" "$TMP/router.yaml"
     OUT=$TMP/w4/out.log
-    LG_LOGGEN_ARGS="-R $INPUT -l -d"
+    [ "$WORKLOAD" = w2-kit ] || LG_LOGGEN_ARGS="-R $INPUT -l -d"
 fi
 
 # ---- the adapter: the router (or syslog-ng), the count ------------------------------

@@ -26,6 +26,7 @@ abstract class FrameDecoder extends ByteToMessageDecoder {
         this.counters = counters;
         this.consumer = consumer;
         this.batch = new FrameBatch(counters);
+        setCumulator(HeadroomCumulator.INSTANCE);
     }
 
     /**

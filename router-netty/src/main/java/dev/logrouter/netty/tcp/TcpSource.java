@@ -93,6 +93,9 @@ public final class TcpSource implements Source {
                         });
                     }
                 });
+        if (tls == null) { // with TLS the decoders read what SslHandler decrypted, never a socket read's buffer
+            b.childOption(ChannelOption.RCVBUF_ALLOCATOR, new HeadroomRecvAllocator());
+        }
         if (cfg.receiveBuffer().bytes() > 0) {
             b.childOption(ChannelOption.SO_RCVBUF, cfg.receiveBuffer().intBytes());
         }

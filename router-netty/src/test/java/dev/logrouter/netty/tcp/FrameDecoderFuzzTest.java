@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Fuzzes the TCP frame decoders ({@link OctetCountingFrameDecoder}, {@link LineFrameDecoder} and
  * {@link FramingDetector} in front of either; {@code decodersEndingAtNul}: with a NUL ending an LF frame too, as
  * unix-stream frames) through an {@link EmbeddedChannel}: the fuzzer chooses the framing,
- * the max frame length, where the input is cut into reads and how much room the consumer has at each hand-off
+ * the max frame length, where the input is cut into reads (some with free room in front, as {@link
+ * HeadroomRecvAllocator} gives them) and how much room the consumer has at each hand-off
  * (none means "ring full": the decoder must keep the rest and deliver it when asked again, as
  * {@link TcpPublishHandler} asks).
  *
@@ -74,7 +75,10 @@ class FrameDecoderFuzzTest {
         int pos = 0;
         for (int i = 0; pos < input.length && ch.isOpen(); i++) {
             int n = i < cuts.length ? Math.min(cuts[i], input.length - pos) : input.length - pos;
-            ByteBuf read = alloc.heapBuffer(n).writeBytes(input, pos, n);
+            // some reads have free room in front, as the TCP source's reads do (HeadroomRecvAllocator)
+            int room = ROOMS[i % ROOMS.length];
+            ByteBuf read = alloc.heapBuffer(room + n);
+            read.setIndex(room, room).writeBytes(input, pos, n);
             pos += n;
             ch.writeInbound(read);
             assertThat(read.refCnt()).as("a read is released or kept in the cumulation only").isLessThanOrEqualTo(1);
@@ -106,6 +110,9 @@ class FrameDecoderFuzzTest {
             assertThat(ch.isOpen()).as("a framing error closes the connection").isFalse();
         }
     }
+
+    /** Free room in front of successive reads, cycled. */
+    private static final int[] ROOMS = {0, 300, 7, HeadroomRecvAllocator.HEADROOM};
 
     private static boolean isDigit(byte b) {
         return b >= '0' && b <= '9';
