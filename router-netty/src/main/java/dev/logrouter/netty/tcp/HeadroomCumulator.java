@@ -28,10 +28,16 @@ final class HeadroomCumulator implements ByteToMessageDecoder.Cumulator {
         int left = cumulation.readableBytes();
         if (left > 0 && cumulation != in && left <= in.readerIndex() && in.refCnt() == 1 && !in.isReadOnly()
                 && in.isContiguous()) {
-            int start = in.readerIndex() - left;
-            in.setBytes(start, cumulation, cumulation.readerIndex(), left);
-            in.readerIndex(start);
-            cumulation.release();
+            try {
+                int start = in.readerIndex() - left;
+                in.setBytes(start, cumulation, cumulation.readerIndex(), left);
+                in.readerIndex(start);
+            } catch (RuntimeException | Error e) {
+                in.release(); // as the merging cumulator does: the read is released whatever happens
+                throw e;
+            } finally {
+                cumulation.release();
+            }
             return in;
         }
         return ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(alloc, cumulation, in);

@@ -20,7 +20,14 @@ final class HeadroomRecvAllocator implements RecvByteBufAllocator {
     /** Room in front of each read: a partial frame up to this long is put there instead of copying the read. */
     static final int HEADROOM = 2048;
 
-    private final RecvByteBufAllocator sizes = new AdaptiveRecvByteBufAllocator();
+    /**
+     * Reads per wake-up before the event loop moves on: what Netty gives a TCP channel whose allocator it makes
+     * itself (its channel metadata's default); an allocator given as an option otherwise keeps its own default of 1.
+     */
+    static final int MAX_READS_PER_WAKEUP = 16;
+
+    private final RecvByteBufAllocator sizes = new AdaptiveRecvByteBufAllocator()
+            .maxMessagesPerRead(MAX_READS_PER_WAKEUP);
 
     @Override
     public Handle newHandle() {

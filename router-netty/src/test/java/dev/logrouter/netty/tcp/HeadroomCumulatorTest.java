@@ -107,5 +107,15 @@ class HeadroomCumulatorTest {
         assertThat(b.writerIndex()).isEqualTo(HeadroomRecvAllocator.HEADROOM);
         assertThat(b.writableBytes()).isGreaterThanOrEqualTo(guess);
         b.release();
+        // as many reads per wake-up as Netty gives a channel whose allocator it makes
+        handle.reset(new io.netty.channel.embedded.EmbeddedChannel().config());
+        int reads = 0;
+        do {
+            handle.incMessagesRead(1);
+            handle.lastBytesRead(1);
+            handle.attemptedBytesRead(1);
+            reads++;
+        } while (handle.continueReading() && reads < 100);
+        assertThat(reads).isEqualTo(16);
     }
 }

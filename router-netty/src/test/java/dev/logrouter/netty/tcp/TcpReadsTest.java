@@ -23,7 +23,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Frames that span a TCP source's reads, over loopback into a real ring: every line arrives whole and in its
  * connection's order, whether the partial line a read ends with goes into the room in front of the next read
  * ({@link HeadroomRecvAllocator}, {@link HeadroomCumulator}: lines shorter than the room) or is merged as Netty
- * merges (longer lines), and while a small ring makes the source stop and resume reading.
+ * merges (longer lines), and while a small ring makes the source stop and resume reading (the consumer starts only
+ * once the source has stopped reading).
  *
  * <p>Threads: the JUnit thread sends; the source's event loop publishes; a test thread consumes the ring.
  */
@@ -46,8 +48,10 @@ class TcpReadsTest {
         Sequence consumed = new Sequence(-1);
         ring.addGatingSequences(consumed);
         SequenceBarrier barrier = ring.newBarrier();
-        List<String> frames = new CopyOnWriteArrayList<>();
-        Thread consumer = new Thread(() -> consume(ring, barrier, consumed, frames), "test-ring-consumer");
+        List<String> frames = new ArrayList<>(); // the consumer's; read after it ended
+        AtomicInteger received = new AtomicInteger();
+        CountDownLatch go = new CountDownLatch(1);
+        Thread consumer = new Thread(() -> consume(ring, barrier, consumed, go, frames, received), "test-ring-consumer");
         consumer.start();
         MetricGroup metrics = new MetricGroup("Source", "tcp");
         NettyTransport transport = new NettyTransport(1);
@@ -65,6 +69,16 @@ class TcpReadsTest {
                 // odd buffer sizes: the writes, and so the reads, end inside lines
                 outs.add(new BufferedOutputStream(s.getOutputStream(), 1021 + 2000 * c));
             }
+            // nothing is consumed until the full ring has made the source stop reading (the writes below block
+            // until then, so another thread lets the consumer go)
+            AtomicInteger sawPause = new AtomicInteger();
+            Thread releaser = new Thread(() -> {
+                if (Conditions.await(() -> metrics.value("pausedConnections") > 0, Duration.ofSeconds(30))) {
+                    sawPause.set(1);
+                }
+                go.countDown();
+            }, "test-release-on-pause");
+            releaser.start();
             for (int i = 0; i < LINES; i++) {
                 for (int c = 0; c < CONNECTIONS; c++) {
                     outs.get(c).write((line(c, i) + "\n").getBytes(StandardCharsets.US_ASCII));
@@ -73,8 +87,13 @@ class TcpReadsTest {
             for (OutputStream out : outs) {
                 out.flush();
             }
-            assertThat(Conditions.await(() -> frames.size() == CONNECTIONS * LINES, Duration.ofSeconds(30)))
-                    .as("frames received: %s", frames.size()).isTrue();
+            releaser.join();
+            assertThat(sawPause.get()).as("the source stopped reading").isOne();
+            assertThat(Conditions.await(() -> received.get() == CONNECTIONS * LINES, Duration.ofSeconds(60)))
+                    .as("frames received: %s", received.get()).isTrue();
+            assertThat(Conditions.await(() -> metrics.value("pausedConnections") == 0, Duration.ofSeconds(10)))
+                    .as("every connection reads again").isTrue();
+            assertThat(metrics.value("pauses")).isPositive();
             for (Socket s : sockets) {
                 s.close();
             }
@@ -82,9 +101,11 @@ class TcpReadsTest {
             source.stopAccepting();
             source.close();
             transport.close();
+            go.countDown();
             barrier.alert();
             consumer.join(5000);
         }
+        assertThat(consumer.isAlive()).isFalse();
         int[] next = new int[CONNECTIONS];
         for (String f : frames) {
             int c = f.charAt(5) - '0';
@@ -92,7 +113,6 @@ class TcpReadsTest {
             next[c]++;
         }
         assertThat(next).containsOnly(LINES);
-        assertThat(metrics.value("pausedConnections")).as("all resumed").isZero();
     }
 
     /** Line i of connection c: 30 to about 3,000 bytes, so some do not fit the room in front of a read. */
@@ -107,7 +127,12 @@ class TcpReadsTest {
     }
 
     private static void consume(RingBuffer<LogEvent> ring, SequenceBarrier barrier, Sequence consumed,
-            List<String> frames) {
+            CountDownLatch go, List<String> frames, AtomicInteger received) {
+        try {
+            go.await();
+        } catch (InterruptedException e) {
+            return;
+        }
         long next = 0;
         while (true) {
             long available;
@@ -120,6 +145,7 @@ class TcpReadsTest {
                 LogEvent e = ring.get(s);
                 frames.add(new String(e.raw(), 0, e.rawLength(), StandardCharsets.US_ASCII));
             }
+            received.set(frames.size());
             consumed.set(available);
             next = available + 1;
         }
