@@ -49,16 +49,16 @@ public record PipelineConfig(
                 + "busy), its next waits park this long at once, without spinning and yielding first, so that it "
                 + "wakes to a batch of events instead of once per event; it spins first again when a wait finds 64 "
                 + "or more events waiting. Adds up to about twice this much latency per stage (the park doubles "
-                + "while nothing comes). 0 (the default) = always spin and yield first; at most 10ms. 200us "
-                + "measured a third less CPU per message at 100,000 msg/s into a file, but slower with a Kafka sink "
-                + "at full speed (see docs/performance.md).", defaultValue = "0")
+                + "while nothing comes). 0 = always spin and yield first, as before 2026-11-27; at most 10ms. The "
+                + "default 200us measured half the CPU per message of 0 at 100,000 msg/s into a file, and about 10 % "
+                + "more with a Kafka sink at full speed (see docs/performance.md).", defaultValue = "200us")
         TimeSpan idlePark) {
 
     /** The backoff wait strategy's longest single park while idle, and so the largest {@code idle-park}. */
     public static final TimeSpan MAX_PARK = new TimeSpan(10_000_000L);
 
     /** {@code idle-park} when unset. */
-    public static final TimeSpan DEFAULT_IDLE_PARK = new TimeSpan(0);
+    public static final TimeSpan DEFAULT_IDLE_PARK = new TimeSpan(200_000L);
 
     /** All but {@code idle-park}, which takes its default. */
     public PipelineConfig(Integer ringSize, Integer parseWorkers, WaitStrategyName waitStrategy, Integer ioThreads,

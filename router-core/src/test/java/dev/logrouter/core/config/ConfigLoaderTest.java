@@ -62,7 +62,7 @@ class ConfigLoaderTest {
         assertThat(p.waitStrategy()).isEqualTo(PipelineConfig.WaitStrategyName.backoff);
         assertThat(p.ioThreads()).isEqualTo(1);
         assertThat(p.timeZone()).isEmpty();
-        assertThat(p.idleParkOrDefault()).isEqualTo(new TimeSpan(0));
+        assertThat(p.idleParkOrDefault()).isEqualTo(new TimeSpan(TimeUnit.MICROSECONDS.toNanos(200)));
         assertThat(cfg.routes()).isEmpty();
 
         assertThat(cfg.sources()).containsExactly(new TestTcpSourceConfig("in", 514, new ByteSize(65536),
