@@ -93,7 +93,10 @@ public final class TcpSource implements Source {
                         });
                     }
                 });
-        if (tls == null) { // with TLS the decoders read what SslHandler decrypted, never a socket read's buffer
+        // with TLS the decoders read what SslHandler decrypted, never a socket read's buffer; with proxy-protocol,
+        // Netty's v2 header decoder (4.2.18) takes the header's length for its end index, so it needs the
+        // connection's first read to start at index 0
+        if (tls == null && proxy == null) {
             b.childOption(ChannelOption.RCVBUF_ALLOCATOR, new HeadroomRecvAllocator());
         }
         if (cfg.receiveBuffer().bytes() > 0) {
