@@ -50,7 +50,7 @@ public record PipelineConfig(
                 + "wakes to a batch of events instead of once per event; it spins first again when a wait finds 64 "
                 + "or more events waiting. Adds up to about twice this much latency per stage (the park doubles "
                 + "while nothing comes). 0 = always spin and yield first, as before 2026-11-27; at most 10ms. The "
-                + "default 200us measured half the CPU per message of 0 at 100,000 msg/s into a file, and about 10 % "
+                + "default 200us measured half the CPU per message of 0 at 100,000 msg/s into a file, and 7–11 % "
                 + "more with a Kafka sink at full speed (see docs/performance.md).", defaultValue = "200us")
         TimeSpan idlePark) {
 

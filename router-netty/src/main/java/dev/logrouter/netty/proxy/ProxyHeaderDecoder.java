@@ -41,6 +41,9 @@ final class ProxyHeaderDecoder extends HAProxyMessageDecoder {
             ReferenceCountUtil.release(msg);
             return;
         }
+        if (checked == 0 && msg instanceof ByteBuf first && first.readerIndex() != 0) {
+            msg = fromIndexZero(ctx, first);
+        }
         if (checked < V2_SIGNATURE.length && msg instanceof ByteBuf in && !signatureSoFar(in)) {
             in.release();
             fail(ctx, "not a PROXY protocol header (the connection does not start with \"PROXY \" or the v2 "
@@ -48,6 +51,20 @@ final class ProxyHeaderDecoder extends HAProxyMessageDecoder {
             return;
         }
         super.channelRead(ctx, msg);
+    }
+
+    /**
+     * The connection's first bytes in a buffer whose reader index is 0: Netty's v2 header decoder (4.2.18) takes the
+     * header's length for the index where it ends, which holds only there. A TCP source's reads come with free room
+     * in front ({@code HeadroomRecvAllocator}); this copies the first read once per connection, and the reads that
+     * complete a split header are merged behind it.
+     */
+    private static ByteBuf fromIndexZero(ChannelHandlerContext ctx, ByteBuf first) {
+        try {
+            return ctx.alloc().buffer(first.readableBytes()).writeBytes(first);
+        } finally {
+            first.release();
+        }
     }
 
     /** Checks the bytes of {@code in} that come at signature positions; false when neither signature matches. */

@@ -93,10 +93,8 @@ public final class TcpSource implements Source {
                         });
                     }
                 });
-        // with TLS the decoders read what SslHandler decrypted, never a socket read's buffer; with proxy-protocol,
-        // Netty's v2 header decoder (4.2.18) takes the header's length for its end index, so it needs the
-        // connection's first read to start at index 0
-        if (tls == null && proxy == null) {
+        // with TLS the decoders read what SslHandler decrypted, never a socket read's buffer
+        if (tls == null) {
             b.childOption(ChannelOption.RCVBUF_ALLOCATOR, new HeadroomRecvAllocator());
         }
         if (cfg.receiveBuffer().bytes() > 0) {
