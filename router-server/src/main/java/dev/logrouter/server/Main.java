@@ -253,10 +253,16 @@ public final class Main {
                     }
                     log.log(Level.INFO, line.toString());
                 }
-                if (clean[0]) {
+                // the last line says what was lost, and the exit status follows it: never "cleanly" with a loss
+                String abandoned = StopSummary.abandoned(router.metrics());
+                if (clean[0] && abandoned.isEmpty()) {
                     log.log(Level.INFO, "stopped cleanly");
+                } else if (!clean[0]) {
+                    log.log(Level.ERROR, "stopped at stop-timeout " + router.config().pipeline().stopTimeoutOrDefault()
+                            + ", abandoned " + (abandoned.isEmpty() ? "nothing counted" : abandoned) + " (exit 1)");
                 } else {
-                    log.log(Level.WARNING, "stopped, but gave up waiting");
+                    clean[0] = false;
+                    log.log(Level.ERROR, "stopped; lost while running: " + abandoned + " (exit 1)");
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

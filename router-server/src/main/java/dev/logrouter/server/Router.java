@@ -56,8 +56,8 @@ public final class Router {
     private static final System.Logger LOG = System.getLogger(Router.class.getName());
 
     /**
-     * How long a clean stop waits for the sources to publish what they read, and then for the ring to drain and the
-     * sinks to flush, before it gives up (and counts what it abandons): at most twice this in all.
+     * How long a reload waits for a removed or changed source to publish what it read, and for its switch between two
+     * messages. (A stop has its own single deadline, {@code pipeline.stop-timeout}.)
      */
     public static final long STOP_TIMEOUT_SECONDS = 60;
 
@@ -646,11 +646,13 @@ public final class Router {
         stopped = true;
         phase = "STOPPING";
         boolean clean = true;
+        // one deadline for the whole stop (stop-timeout): sources read their connections dry for as long as the
+        // sinks make room, then the ring drains and the sinks flush in what is left of it
+        long timeout = cfg.pipeline().stopTimeoutOrDefault().nanos();
+        long deadline = System.nanoTime() + timeout;
         for (Source s : sources) {
             s.stopAccepting();
         }
-        // one deadline for all sources (they stopped accepting together), then the ring's own
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS);
         for (Source s : sources) {
             if (!s.awaitPublished(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 clean = false;
@@ -658,7 +660,9 @@ public final class Router {
             }
         }
         try {
-            clean &= pipeline.drainAndStop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            // the sinks' own close (a last flush, a journal's cursor) gets at least a second
+            long left = Math.max(TimeUnit.SECONDS.toNanos(1), deadline - System.nanoTime());
+            clean &= pipeline.drainAndStop(left, TimeUnit.NANOSECONDS);
         } finally {
             for (Source s : sources) {
                 s.close(); // after the drain: a Kafka source commits what the sinks flushed

@@ -59,6 +59,8 @@ public final class Pipeline {
     /** The stage before the sinks' handlers: the last stage when there is no sink. */
     private final EventHandler<LogEvent>[] beforeSinksHandlers;
     private final CountingExceptionHandler exceptionHandler;
+    /** Ring {@code abandoned}: events a forced stop left in the ring. */
+    private final Counter ringAbandoned;
     private final MetricRegistry metrics;
     private final Clock clock;
     private volatile boolean started;
@@ -97,6 +99,9 @@ public final class Pipeline {
         Counter stageErrors = ringMetrics.counter("stageErrors",
                 "Unexpected exceptions caught in a stage (the stage went on with the next event).");
         exceptionHandler = new CountingExceptionHandler(stageErrors);
+        ringAbandoned = ringMetrics.counter("abandoned", "Events still in the ring that a sink had not taken when a "
+                + "stop gave up waiting (stop-timeout): lost to that sink, though other sinks may have had them. 0 "
+                + "after a clean stop.");
         disruptor.setDefaultExceptionHandler(exceptionHandler);
         // the field limits live in each slot's table: set once here, checked per write without a lookup
         int maxFields = cfg.fieldCountLimit();
@@ -400,6 +405,12 @@ public final class Pipeline {
                 drained &= !t.isAlive();
             }
         }
+        if (!drained) {
+            long left = disruptor.getRingBuffer().getCursor() - minConsumed();
+            if (left > 0) {
+                ringAbandoned.add(left);
+            }
+        }
         return drained;
     }
 
@@ -423,17 +434,17 @@ public final class Pipeline {
         }
     }
 
+    /** The lowest sequence the last stages (the sinks, else the stage before them) have taken. */
+    private long minConsumed() {
+        long min = Long.MAX_VALUE;
+        for (java.util.function.LongSupplier seq : lastStages()) {
+            min = Math.min(min, seq.getAsLong());
+        }
+        return min == Long.MAX_VALUE ? disruptor.getRingBuffer().getCursor() : min;
+    }
+
     private boolean awaitConsumed(long published, long deadline) throws InterruptedException {
-        List<java.util.function.LongSupplier> last = new ArrayList<>();
-        for (SinkStage s : sinkStages) {
-            last.add(s.processor.getSequence()::get);
-        }
-        if (last.isEmpty()) {
-            for (EventHandler<LogEvent> h : beforeSinksHandlers) {
-                last.add(() -> disruptor.getSequenceValueFor(h));
-            }
-        }
-        for (java.util.function.LongSupplier seq : last) {
+        for (java.util.function.LongSupplier seq : lastStages()) {
             while (seq.getAsLong() < published) {
                 if (System.nanoTime() - deadline >= 0) {
                     return false;
@@ -445,6 +456,19 @@ public final class Pipeline {
             }
         }
         return true;
+    }
+
+    private List<java.util.function.LongSupplier> lastStages() {
+        List<java.util.function.LongSupplier> last = new ArrayList<>();
+        for (SinkStage s : sinkStages) {
+            last.add(s.processor.getSequence()::get);
+        }
+        if (last.isEmpty()) {
+            for (EventHandler<LogEvent> h : beforeSinksHandlers) {
+                last.add(() -> disruptor.getSequenceValueFor(h));
+            }
+        }
+        return last;
     }
 
     /** Stage threads (tests check that they all stopped). */

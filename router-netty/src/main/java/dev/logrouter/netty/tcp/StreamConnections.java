@@ -17,13 +17,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
  * The connections of one stream listener, a TCP source or a unix-stream source: admission ({@link ConnectionLimiter}),
  * each connection's frame decoder ({@link FramingDetector}, {@link OctetCountingFrameDecoder} or
  * {@link LineFrameDecoder}) and {@link TcpPublishHandler}, their counters and gauges, and the clean stop: the listener
- * stays open until accepts go quiet, then open connections are read dry.
+ * stays open until accepts go quiet, then open connections are read dry for as long as the sinks make room, up to the
+ * router's {@code stop-timeout}; what is left then is closed and counted.
  *
  * <p>Threads: built on the thread that builds the source; {@link #acceptTracker()}'s handler and
  * {@link #initConnection} run on event loops; {@link #stopAccepting}, {@link #awaitPublished} and {@link #close} on
@@ -34,16 +36,23 @@ public final class StreamConnections {
     /** At a stop, the listener stays open until no connection was accepted for this long (at most ACCEPT_DRAIN_MAX). */
     static final long ACCEPT_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     static final long ACCEPT_DRAIN_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** While the kernel says connections wait in the accept queue, the listener stays open at most this long. */
+    static final long ACCEPT_QUEUE_MAX_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** A connection that read nothing for this long during a clean stop has nothing more to give. */
     static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
 
     /** Set while a stop's quiet check of a connection waits on its event loop. */
     private static final AttributeKey<Boolean> QUIET_CHECK = AttributeKey.valueOf("logrouter.tcp.quietCheck");
+    /** When a stop first looked at a connection, and its paused time then: the start of its drain-timeout. */
+    private static final AttributeKey<long[]> DRAIN_START = AttributeKey.valueOf("logrouter.tcp.drainStart");
 
     /** When the last connection was accepted (System.nanoTime); written on the listener's event loop. */
     private volatile long lastAcceptNanos = System.nanoTime();
     /** The listener was closed (stopAccepting waits for queued connections only once). */
     private volatile boolean acceptStopped;
+    /** Connections the listener accepted, and those that reached {@link #initConnection}: a stop waits for both. */
+    private final AtomicLong acceptedByListener = new AtomicLong();
+    private final AtomicLong initialized = new AtomicLong();
     private final RingPublisher publisher;
     private final Framing framing;
     private final boolean nulEnds;
@@ -96,6 +105,7 @@ public final class StreamConnections {
      * that publishes with {@code peer}. Called from a {@code ChannelInitializer}, on the connection's event loop.
      */
     public boolean initConnection(Channel ch, Peer peer, Consumer<ChannelPipeline> front) {
+        initialized.incrementAndGet();
         if (!limiter.admit(ch)) {
             ch.close();
             return false;
@@ -117,7 +127,9 @@ public final class StreamConnections {
      * Closes the listener {@code server}: no new connections. Open connections go on until {@link #awaitPublished}.
      * Connections the kernel completed but the event loop has not accepted yet would be reset by the close, with
      * whatever their senders already wrote: so the listener first stays open until no connection was accepted for
-     * 200 ms (at most 2 s), and the ones it accepts are read dry like the others.
+     * 200 ms and the kernel's accept queue is empty (where Linux tells it: {@link KernelQueues}; at most 10 s, else
+     * at most 2 s), whether or not flow control holds the source back; the ones it accepts are read dry like the
+     * others.
      */
     public void stopAccepting(Channel server) {
         if (server != null && !acceptStopped) {
@@ -136,18 +148,24 @@ public final class StreamConnections {
     }
 
     /**
-     * Whether no connection was accepted for {@link #ACCEPT_QUIET_NANOS} since {@code start} (or the drain's
-     * maximum passed). Judged on the listener's event loop, which accepts what the kernel queued before it runs a
-     * task: a loop too busy (or starved of CPU) to accept for a while does not make the listener look quiet.
+     * Whether no connection was accepted for {@link #ACCEPT_QUIET_NANOS} since {@code start} and none waits in the
+     * kernel's accept queue (or the drain's maximum passed). Judged on the listener's event loop, which accepts what
+     * the kernel queued before it runs a task: a loop too busy (or starved of CPU) to accept for a while does not
+     * make the listener look quiet.
      */
     private boolean acceptQuiet(Channel server, long start) {
         try {
             return server.eventLoop().submit(() -> {
                 long now = System.nanoTime();
+                long queued = KernelQueues.unread(server);
+                if (queued > 0) {
+                    return now - start >= ACCEPT_QUEUE_MAX_NANOS;
+                }
                 long accepted = lastAcceptNanos;
                 long quietSince = accepted - start > 0 ? accepted : start;
-                return now - quietSince >= ACCEPT_QUIET_NANOS || now - start >= ACCEPT_DRAIN_MAX_NANOS;
-            }).get(ACCEPT_DRAIN_MAX_NANOS, TimeUnit.NANOSECONDS);
+                long max = queued == 0 ? ACCEPT_QUEUE_MAX_NANOS : ACCEPT_DRAIN_MAX_NANOS;
+                return now - quietSince >= ACCEPT_QUIET_NANOS || now - start >= max;
+            }).get(ACCEPT_QUEUE_MAX_NANOS, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return true;
@@ -157,15 +175,23 @@ public final class StreamConnections {
     }
 
     /**
-     * Lets every open connection finish, then waits until everything read is in the ring: a connection
-     * is closed once the peer closed it or it has been quiet (nothing read, not paused by flow control)
-     * for {@link #QUIET_NANOS}, so that what senders wrote before the stop and sits in socket buffers is
-     * still read and delivered. Connections still busy after {@code drain-timeout} are closed anyway;
-     * their frames already read are still published (until {@code timeout}).
+     * Lets every open connection finish, then waits until everything read is in the ring, for at most
+     * {@code timeout} (the router's {@code stop-timeout}). A connection is closed once the peer closed it or it has
+     * been quiet (nothing read, not paused by flow control) for {@link #QUIET_NANOS}: what senders wrote before the
+     * stop and sits in socket buffers is read and delivered. A connection that flow control holds back is not quiet
+     * — it has unread data by definition — and waits as long as the sinks take to make room, up to {@code timeout}.
+     * {@code drain-timeout} bounds only the time a connection spends reading (a sender that goes on writing after
+     * the stop began): time paused does not count. What is still open at {@code timeout} is closed and counted
+     * ({@code abandonedConnections}, {@code abandonedBytes}; its frames held back count as {@code abandoned} when the
+     * source is closed).
+     *
+     * @return true when every connection finished and everything it read is in the ring, nothing abandoned
      */
     public boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException {
-        long drainDeadline = System.nanoTime() + drainNanos;
-        while (!channels.isEmpty() && System.nanoTime() < drainDeadline) {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        // a connection accepted just before the listener closed joins the group a little later: wait for it too
+        while ((!channels.isEmpty() || initialized.get() < acceptedByListener.get())
+                && System.nanoTime() - deadline < 0) {
             for (Channel ch : channels) {
                 // judged on the connection's own event loop, which reads what the socket holds before it runs a
                 // task: a loop too busy (or starved of CPU) to read a connection for a while does not make that
@@ -173,30 +199,74 @@ public final class StreamConnections {
                 if (ch.attr(QUIET_CHECK).compareAndSet(null, Boolean.TRUE)) { // one check queued per connection
                     ch.eventLoop().execute(() -> {
                         ch.attr(QUIET_CHECK).set(null);
-                        closeIfQuiet(ch);
+                        closeIfDone(ch);
                     });
                 }
             }
             Thread.sleep(10);
         }
+        boolean clean = true;
+        if (!channels.isEmpty()) {
+            clean = false;
+            for (Channel ch : channels) {
+                try {
+                    ch.eventLoop().submit(() -> abandon(ch)).await(1, TimeUnit.SECONDS);
+                } catch (RejectedExecutionException e) {
+                    ch.close();
+                }
+            }
+        }
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
         while (!state.live().isEmpty()) {
-            if (System.nanoTime() > deadline) {
+            if (System.nanoTime() - deadline > 0) {
                 return false;
             }
             channels.close(); // one accepted just before the listener closed registers late
             Thread.sleep(5);
         }
-        return true;
+        return clean;
     }
 
-    /** On the connection's event loop: closes it if it read nothing for {@link #QUIET_NANOS}. */
-    private static void closeIfQuiet(Channel ch) {
+    /**
+     * On the connection's event loop, during a clean stop: closes it if it read nothing for {@link #QUIET_NANOS}
+     * and flow control does not hold it back, or abandons it if it has been reading for {@code drain-timeout} since
+     * the stop began (time paused not counted).
+     */
+    private void closeIfDone(Channel ch) {
         TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
-        if (h == null || h.isQuiet(System.nanoTime(), QUIET_NANOS)) {
+        long now = System.nanoTime();
+        if (h == null || h.isQuiet(now, QUIET_NANOS)) {
             ch.close();
+            return;
         }
+        long[] base = ch.attr(DRAIN_START).get();
+        if (base == null) {
+            ch.attr(DRAIN_START).set(new long[] {now, h.pausedNanos(now)});
+            return;
+        }
+        long reading = (now - base[0]) - (h.pausedNanos(now) - base[1]);
+        if (reading >= drainNanos) {
+            abandon(ch);
+        }
+    }
+
+    /**
+     * On the connection's event loop: closes a connection that still has something to deliver, counting it and the
+     * bytes the kernel holds for it unread (where it can tell).
+     */
+    private void abandon(Channel ch) {
+        if (!ch.isOpen()) {
+            return;
+        }
+        TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
+        long unread = KernelQueues.unread(ch);
+        if (unread != 0 || (h != null && h.isPaused())) {
+            counters.abandonedConnections.inc();
+            if (unread > 0) {
+                counters.abandonedBytes.add(unread);
+            }
+        }
+        ch.close();
     }
 
     /** Forced stop: closes every connection; frames that never reached the ring are released and counted as abandoned. */
@@ -213,6 +283,7 @@ public final class StreamConnections {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object child) {
             lastAcceptNanos = System.nanoTime(); // the listener's event loop, at each accept
+            acceptedByListener.incrementAndGet();
             ctx.fireChannelRead(child);
         }
     }

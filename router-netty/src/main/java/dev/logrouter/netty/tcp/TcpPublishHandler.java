@@ -46,6 +46,9 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     /** Clock reading of the last read, for the quiet check of a clean stop (read by the stopping thread). */
     private volatile long lastReadNanos = System.nanoTime();
     private volatile boolean busy;
+    /** Time spent paused by flow control before the current pause, and when the current one began. Event loop. */
+    private long pausedNanos;
+    private long pausedSince;
 
     /** {@code idle-timeout} in nanoseconds; 0 = none. */
     private final long idleNanos;
@@ -212,6 +215,19 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     }
 
     /**
+     * Nanoseconds this connection has spent paused by flow control up to {@code nowNanos}: a clean stop's
+     * {@code drain-timeout} counts only the time a connection could read. Event loop.
+     */
+    long pausedNanos(long nowNanos) {
+        return paused ? pausedNanos + (nowNanos - pausedSince) : pausedNanos;
+    }
+
+    /** Whether flow control holds this connection back now: it has read bytes the ring had no room for. Event loop. */
+    boolean isPaused() {
+        return paused;
+    }
+
+    /**
      * Forced stop, from any thread: {@link #abandon()} on the channel's event loop, or here when that loop no longer
      * takes tasks (it has stopped, so nothing else touches this handler): kept frames hold pooled buffers, which must
      * be released.
@@ -241,8 +257,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
         inactive = true;
         decodeBlocked = false;
         if (paused) {
-            paused = false;
-            source.pausedChanged(-1);
+            unpause();
         }
         finishIfDone();
     }
@@ -252,11 +267,18 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
             return;
         }
         paused = true;
+        pausedSince = System.nanoTime();
         busy = true;
         source.pausedChanged(1);
         counters.pauses.inc();
         ctx.channel().config().setAutoRead(false);
         scheduleRetry();
+    }
+
+    private void unpause() {
+        paused = false;
+        pausedNanos += System.nanoTime() - pausedSince;
+        source.pausedChanged(-1);
     }
 
     /** The next tick of this event loop's {@link RetryTicker} calls {@link #retry}. */
@@ -301,9 +323,8 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
             scheduleRetry();
             return;
         }
-        paused = false;
+        unpause();
         busy = false;
-        source.pausedChanged(-1);
         lastReadNanos = System.nanoTime();
         if (inactive) {
             finishIfDone();

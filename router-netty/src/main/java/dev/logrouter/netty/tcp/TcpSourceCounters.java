@@ -17,6 +17,8 @@ final class TcpSourceCounters {
     final Counter pauses;
     final Counter ioErrors;
     final Counter abandoned;
+    final Counter abandonedConnections;
+    final Counter abandonedBytes;
 
     TcpSourceCounters(MetricGroup g) {
         this(g, "TCP", true);
@@ -38,5 +40,11 @@ final class TcpSourceCounters {
         ioErrors = g.counter("ioErrors", "Connections closed by a socket error.");
         abandoned = g.counter("abandoned", "Frames read but not published because the router was forced to stop "
                 + "before the ring had room for them.");
+        abandonedConnections = g.counter("abandonedConnections", "Connections a stop closed while they still had "
+                + "something to deliver: bytes unread in the kernel, frames held back by flow control, or a sender "
+                + "still writing past drain-timeout (0 after a clean stop).");
+        abandonedBytes = g.counter("abandonedBytes", "Bytes those connections had sent that were never read (the "
+                + "kernel's receive queue at the close, where Linux tells it; Unix sockets and the NIO transport "
+                + "count the connection only).");
     }
 }
