@@ -168,4 +168,26 @@ class ElasticsearchRouterTest {
         assertThat(distinctSeqs("restart")).hasSize(n);
         assertThat(metric(r, "lost")).isZero();
     }
+
+    /**
+     * The operator's stop with a router process: a burst of 10 × 5,000 messages, SIGTERM as soon as the senders
+     * returned, into a node whose write pool takes one bulk at a time (the sink is slower than the senders): every
+     * message is indexed after the stop, exit 0. (Before 2026-12-07: 18,867 of 50,000, "stopped cleanly".)
+     */
+    @Test
+    void sigtermRightAfterABurstLeavesEveryMessageIndexed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        try (RouterProcess router = RouterProcess.start(dir, "es-stop", """
+                sources:
+                  - {name: net, type: tcp, bind: "127.0.0.1:0"}
+                sinks:
+                  - {name: search, type: elasticsearch, hosts: [@ES@], index: stop-burst}
+                """.replace("@ES@", es.url()))) {
+            Burst.send(router.address(), 10, 5_000);
+            router.sigterm();
+            assertThat(router.exitStatus(120)).as(router::log).isZero();
+            assertThat(router.lastLine()).contains("stopped cleanly");
+        }
+        es.call("POST", "/stop-burst/_refresh", null);
+        assertThat(es.count("stop-burst")).isEqualTo(50_000);
+    }
 }

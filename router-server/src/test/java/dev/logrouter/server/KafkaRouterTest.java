@@ -248,4 +248,31 @@ class KafkaRouterTest {
             throw new java.io.UncheckedIOException(e);
         }
     }
+
+    /**
+     * The operator's stop with a router process: a burst of 10 × 5,000 messages, SIGTERM as soon as the senders
+     * returned (drain-timeout 1 s: time held back by flow control does not count), into a Kafka sink with {@code acks: all} and the memory buffer: every message is in the topic after
+     * the stop, exit 0. (Before 2026-12-07: 9,871 of 100,000, "stopped cleanly".)
+     */
+    @Test
+    void sigtermRightAfterABurstLeavesEveryMessageInTheTopic() throws Exception {
+        broker.createTopic("stop", 2);
+        Path runDir = Files.createDirectories(dir.resolve("stop-run"));
+        try (RouterProcess router = RouterProcess.start(runDir, "kafka-stop", """
+                sources:
+                  - {name: net, type: tcp, bind: "127.0.0.1:0", drain-timeout: 1s}
+                sinks:
+                  - {name: bus, type: kafka, bootstrap-servers: "@KAFKA@", topic: stop, acks: all}
+                """.replace("@KAFKA@", broker.bootstrap()))) {
+            Burst.send(router.address(), 10, 5_000);
+            router.sigterm();
+            assertThat(router.exitStatus(120)).as(router::log).isZero();
+            assertThat(router.lastLine()).contains("stopped cleanly");
+        }
+        List<String> values = new java.util.ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> rec : broker.readAll("stop")) {
+            values.add(new String(rec.value(), StandardCharsets.UTF_8));
+        }
+        assertThat(Burst.ids(values, true)).hasSize(50_000);
+    }
 }
