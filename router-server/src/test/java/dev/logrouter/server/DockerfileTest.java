@@ -710,8 +710,8 @@ class DockerfileTest {
         assertThat(service.get("User")).as("systemd unit runs as a non-root User").isNotNull().isNotIn("root", "0");
         assertThat(service.get("KillSignal")).as("SIGTERM is the router's clean stop").isEqualTo("SIGTERM");
         assertThat(Integer.parseInt(service.getOrDefault("TimeoutStopSec", "0").replace("s", "")))
-                .as("TimeoutStopSec leaves the router its two stop phases of Router.STOP_TIMEOUT_SECONDS")
-                .isGreaterThan(2 * (int) Router.STOP_TIMEOUT_SECONDS);
+                .as("TimeoutStopSec leaves the router its default stop-timeout")
+                .isGreaterThan((int) (dev.logrouter.core.config.PipelineConfig.DEFAULT_STOP_TIMEOUT.nanos() / 1_000_000_000L));
         assertThat(service.get("ReadWritePaths")).as("the router may write its working directory under ProtectSystem")
                 .contains(runtime.last("WORKDIR").args());
     }

@@ -54,9 +54,10 @@ public record TcpSourceConfig(
                 + "meanwhile loses what it wrote, though its writes succeeded.",
                 defaultValue = "0")
         Integer listenBacklog,
-        @Option(doc = "On a clean stop, how long open connections may keep delivering what they already sent; "
-                + "a connection is closed earlier once it is quiet for 300 ms or the peer closes it.",
-                defaultValue = "5s")
+        @Option(doc = "On a clean stop, how long an open connection may go on reading (a sender still writing "
+                + "after the stop began); a connection is closed earlier once it is quiet for 300 ms or the peer "
+                + "closes it. Time held back by flow control does not count: a connection with data the ring had "
+                + "no room for waits for the sinks, up to pipeline.stop-timeout.", defaultValue = "5s")
         TimeSpan drainTimeout,
         @Option(doc = "Syslog over TLS (RFC 5425): see sources[] type: tcp .tls. Absent = plaintext.",
                 defaultValue = Option.NONE)
