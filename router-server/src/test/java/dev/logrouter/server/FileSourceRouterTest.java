@@ -180,12 +180,16 @@ class FileSourceRouterTest {
     }
 
     private Process router(String logName) throws IOException {
+        return router(logName, "*.log");
+    }
+
+    private Process router(String logName, String glob) throws IOException {
         Path cfg = dir.resolve("router.yaml");
         Files.writeString(cfg, """
                 sources:
                   - name: in
                     type: file
-                    paths: ["%s/in/*.log"]
+                    paths: ["%s/in/%s"]
                     checkpoint-dir: "%s/ckpt"
                     poll-interval: 100ms
                     checkpoint-interval: 200ms
@@ -197,11 +201,94 @@ class FileSourceRouterTest {
                     template: "${MSG}\\n"
                     batch-size: 500
                     flush-timeout: 50ms
-                """.formatted(dir, dir, dir));
+                """.formatted(dir, glob, dir, dir));
         Process p = new ProcessBuilder(JAVA, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
                 "run", "--config", cfg.toString()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve(logName).toFile()).start();
         processes.add(p);
         return p;
+    }
+
+    /**
+     * Rotations while the router is stopped, as logrotate makes them: eight files written on, half rotated by rename
+     * and create, half by copytruncate, twice during one stop (so one whole generation is written and rotated away
+     * while the router is down). With the rotated names outside the glob and inside it, every line arrives exactly
+     * once, each file's generations in order.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"*.log", "*.log*"})
+    void rotationsWhileStoppedDeliverEveryLineExactlyOnce(String glob) throws Exception {
+        int files = 8;
+        int perFile = 20_000;
+        Path out = dir.resolve("out.log");
+        Path in = Files.createDirectories(dir.resolve("in"));
+        java.util.concurrent.atomic.AtomicInteger rotateRequests = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger rotationsDone = new java.util.concurrent.atomic.AtomicInteger();
+        writer = new Thread(() -> {
+            try {
+                StringBuilder sb = new StringBuilder();
+                for (int n = 0; n < perFile; n += 100) {
+                    if (rotationsDone.get() < rotateRequests.get()) {
+                        for (int f = 0; f < files; f++) {
+                            rotate(in.resolve("app-" + f + ".log"), f % 2 == 1);
+                        }
+                        rotationsDone.incrementAndGet();
+                    }
+                    for (int f = 0; f < files; f++) {
+                        sb.setLength(0);
+                        for (int k = n; k < n + 100; k++) {
+                            sb.append(line(f, k));
+                        }
+                        Files.writeString(in.resolve("app-" + f + ".log"), sb, StandardCharsets.US_ASCII,
+                                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                    }
+                    java.util.concurrent.locks.LockSupport.parkNanos(20_000_000);
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }, "writer");
+        writer.start();
+        Process p = router("first.log", glob);
+        assertThat(TestClient.await(() -> TestClient.textLines(out).size() >= files * perFile / 5, 120_000)).isTrue();
+        p.destroy(); // SIGTERM while the writer goes on
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(dir.resolve("first.log"))).isZero();
+        processes.remove(p);
+        for (int r = 1; r <= 2; r++) { // two rotations while it is down, lines written between and after
+            rotateRequests.set(r);
+            int want = r;
+            assertThat(TestClient.await(() -> rotationsDone.get() >= want, 30_000)).isTrue();
+            Thread.sleep(300);
+        }
+
+        Process again = router("second.log", glob);
+        writer.join(120_000);
+        assertThat(TestClient.await(() -> complete(TestClient.textLines(out)).size() >= files * perFile, 120_000))
+                .as(() -> "delivered " + complete(TestClient.textLines(out)).size()).isTrue();
+        Thread.sleep(1000); // a line read twice would come now
+        again.destroy();
+        assertThat(again.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        Map<String, Integer> counts = counts(TestClient.textLines(out));
+        assertThat(counts.values()).as("no line twice").allMatch(c -> c == 1);
+        assertThat(counts).as("every line").hasSize(files * perFile);
+        assertInFileOrder(TestClient.textLines(out));
+    }
+
+    /** logrotate's way: name.1 → name.2 first, then name → name.1 (rename, the writer creates name), or a copy + truncate. */
+    private static void rotate(Path file, boolean copyTruncate) throws IOException {
+        Path one = file.resolveSibling(file.getFileName() + ".1");
+        Path two = file.resolveSibling(file.getFileName() + ".2");
+        if (Files.exists(one)) {
+            Files.move(one, two, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        if (copyTruncate) {
+            Files.copy(file, one);
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ch.truncate(0);
+            }
+        } else {
+            Files.move(file, one);
+        }
     }
 }

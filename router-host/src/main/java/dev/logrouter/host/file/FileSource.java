@@ -130,6 +130,19 @@ public final class FileSource implements Source {
     private final Fingerprint fingerprint = new Fingerprint();
     private WatchService watcher;
     private Map<TrackedFile.Key, Checkpoints.Entry> saved; // what the checkpoint file held at start
+    /**
+     * At start: entries no longer matched by their inode — the file at that inode was truncated (copytruncate), or the
+     * entry is a truncated file's read content saved without an inode ({@code ino < 0}) — which a copy of that
+     * content may claim by its fingerprint. Null once the start's scan is done.
+     */
+    private List<Checkpoints.Entry> unclaimed;
+    /**
+     * At start: the file that continues an entry found away from the entry's path (renamed, or a copy), by that path,
+     * and the generations found after it; the file now at the path reads after them.
+     */
+    private Map<Path, TrackedFile> continuedAt;
+    /** At start: when the checkpoint last saw the entry of each path in {@link #continuedAt} (epoch millis). */
+    private Map<Path, Long> checkpointedAt;
     /** Checkpoint entries no file matched at start, kept (and saved) for {@link #LEFTOVER_MILLIS} since last seen. */
     private Map<TrackedFile.Key, Checkpoints.Entry> leftover = new HashMap<>();
     private static final long LEFTOVER_MILLIS = TimeUnit.HOURS.toMillis(24);
@@ -264,9 +277,16 @@ public final class FileSource implements Source {
         List<Checkpoints.Entry> entries = checkpoints.load(); // an unreadable checkpoint fails the start
         firstStart = entries == null;
         saved = new HashMap<>();
+        unclaimed = new ArrayList<>();
+        continuedAt = new HashMap<>();
+        checkpointedAt = new HashMap<>();
         if (entries != null) {
             for (Checkpoints.Entry e : entries) {
-                saved.put(new TrackedFile.Key(e.dev(), e.ino()), e);
+                if (e.ino() < 0) {
+                    unclaimed.add(e); // read content of a truncated file: only a copy of it can continue it
+                } else {
+                    saved.put(new TrackedFile.Key(e.dev(), e.ino()), e);
+                }
             }
         }
         Files.createDirectories(checkpoints.file().getParent());
@@ -293,6 +313,9 @@ public final class FileSource implements Source {
             initialScan = false;
             leftover = saved; // entries of files not found (yet): a mount or directory may appear later
             saved = null;
+            unclaimed = null;
+            continuedAt = null;
+            checkpointedAt = null;
             checkpoint(); // at once: a crash before the first interval must not make the next start a first start
             long now = System.nanoTime();
             long scanEvery = watcher != null ? pollInterval * 10 : pollInterval;
@@ -957,6 +980,9 @@ public final class FileSource implements Source {
         for (Map.Entry<Path, BasicFileAttributes> en : fresh) {
             track(en.getKey(), en.getValue(), movedFrom.remove(en.getKey()), now);
         }
+        if (initialScan && saved != null) {
+            resolveAtStart(now);
+        }
         int pendingDecisions = 0;
         for (int i = 0; i < files.size(); i++) {
             TrackedFile t = files.get(i);
@@ -1045,12 +1071,17 @@ public final class FileSource implements Source {
                 start = e.offset() <= a.size() ? e.offset() : 0;
                 t.fpLength = e.fpLength();
                 t.fp = e.fp();
+                continues(e, t);
             } else {
                 Checkpoints.Entry copy = savedCopy(p, a.size());
+                if (e != null) {
+                    unclaimed.add(e); // truncated while stopped: a copy of what it held may still be found
+                }
                 if (copy != null) {
                     start = copy.offset();
                     t.fpLength = copy.fpLength();
                     t.fp = copy.fp();
+                    continues(copy, t);
                 } else if (firstStart && cfg.startAt() == FileSourceConfig.StartAt.end) {
                     start = a.size();
                 }
@@ -1168,10 +1199,12 @@ public final class FileSource implements Source {
 
     /** A checkpoint entry (not matched by inode) of which the file is a copy. */
     private Checkpoints.Entry savedCopy(Path p, long size) {
-        if (saved.size() > 1000) {
-            return null;
-        }
-        for (Iterator<Checkpoints.Entry> it = saved.values().iterator(); it.hasNext(); ) {
+        Checkpoints.Entry e = copyOf(unclaimed.iterator(), p, size);
+        return e != null || saved.size() > 1000 ? e : copyOf(saved.values().iterator(), p, size);
+    }
+
+    private Checkpoints.Entry copyOf(Iterator<Checkpoints.Entry> it, Path p, long size) {
+        while (it.hasNext()) {
             Checkpoints.Entry e = it.next();
             if (e.fpLength() >= 16 && e.fpLength() <= size && e.offset() <= size && crcOf(p, e.fpLength()) == e.fp()) {
                 it.remove();
@@ -1179,6 +1212,157 @@ public final class FileSource implements Source {
             }
         }
         return null;
+    }
+
+    /** At start: {@code t} continues the entry {@code e}; when it is not at {@code e}'s path, the file there waits. */
+    private void continues(Checkpoints.Entry e, TrackedFile t) {
+        Path at = Path.of(e.path());
+        if (!at.equals(t.path) && !continuedAt.containsKey(at)) {
+            continuedAt.put(at, t);
+            checkpointedAt.put(at, e.lastSeen());
+        }
+    }
+
+    /** Compressed rotations (logrotate's compress) are not text: never read as a continuation. */
+    private static final List<String> COMPRESSED = List.of(".gz", ".bz2", ".xz", ".zst", ".zip", ".lz4", ".z");
+
+    /**
+     * After the start's first scan: finishes what files rotated while the router was stopped had left unread. For
+     * each checkpoint entry no file at a glob's path claimed, the entry's directory is searched for the file with its
+     * device and inode (renamed: name.1, name-20261207) or, failing that, a copy of what it held (copytruncate: same
+     * fingerprint, at least as long as the entry's offset), which is read on from the entry's offset; then for the
+     * generations rotated after it (same directory, name beginning with the entry's file name, modified since the
+     * checkpoint, not compressed, not tracked), read from their start, oldest first. The file now at the entry's path
+     * reads after all of them. None of these match the globs: each is read to its end and then let go, as a file
+     * rotated away while running.
+     */
+    private void resolveAtStart(long now) {
+        List<Checkpoints.Entry> left = new ArrayList<>(unclaimed);
+        left.addAll(saved.values());
+        for (Checkpoints.Entry e : left) {
+            Path at = Path.of(e.path());
+            Path parent = at.getParent();
+            if (parent == null || !Files.isDirectory(parent)) {
+                continue;
+            }
+            List<Map.Entry<Path, BasicFileAttributes>> candidates = siblings(parent, at.getFileName().toString());
+            TrackedFile first = null;
+            for (Map.Entry<Path, BasicFileAttributes> c : candidates) { // the same inode, unchanged: renamed
+                BasicFileAttributes a = c.getValue();
+                if (e.ino() >= 0 && keyOf(a).equals(new TrackedFile.Key(e.dev(), e.ino()))
+                        && matches(e, c.getKey(), a.size())) {
+                    first = continueAway(e, c.getKey(), a, now);
+                    break;
+                }
+            }
+            for (int i = 0; first == null && i < candidates.size(); i++) { // a copy of its content
+                Map.Entry<Path, BasicFileAttributes> c = candidates.get(i);
+                long size = c.getValue().size();
+                if (!byKey.containsKey(keyOf(c.getValue())) && e.fpLength() >= 16 && e.fpLength() <= size
+                        && e.offset() <= size && crcOf(c.getKey(), e.fpLength()) == e.fp()) {
+                    first = continueAway(e, c.getKey(), c.getValue(), now);
+                }
+            }
+            if (first != null) {
+                saved.remove(new TrackedFile.Key(e.dev(), e.ino()), e);
+                unclaimed.remove(e);
+                continues(e, first);
+            }
+        }
+        for (Map.Entry<Path, TrackedFile> c : continuedAt.entrySet()) {
+            Path at = c.getKey();
+            TrackedFile first = c.getValue();
+            TrackedFile atPath = byPath.get(at);
+            TrackedFile prev = first;
+            if (at.getParent() == null) {
+                continue;
+            }
+            // the generations rotated after it while the router was stopped, oldest first: read from their start
+            List<Map.Entry<Path, BasicFileAttributes>> gens = siblings(at.getParent(), at.getFileName().toString());
+            gens.sort(java.util.Comparator.comparing(g -> g.getValue().lastModifiedTime()));
+            for (Map.Entry<Path, BasicFileAttributes> g : gens) {
+                BasicFileAttributes a = g.getValue();
+                TrackedFile.Key k = keyOf(a);
+                long modified = a.lastModifiedTime().toMillis();
+                if (k.equals(first.key) || saved.containsKey(k) || modified < first.lastModified
+                        || modified < checkpointedAt.get(at)) {
+                    continue;
+                }
+                TrackedFile known = byKey.get(k);
+                if (known == null) {
+                    known = away(k, g.getKey(), a, at, 0, now); // outside the globs
+                } else if (known == atPath || known.readOffset != 0 || known.after != null) {
+                    continue; // tracked on its own account
+                }
+                if (prev.isOpen() || open(prev)) {
+                    known.after = prev;
+                }
+                prev = known;
+            }
+            if (atPath != null && atPath != prev && atPath.after == null && (prev.isOpen() || open(prev))) {
+                atPath.after = prev; // the file now at the path, after what the old ones left
+            }
+        }
+    }
+
+    /** The regular files of {@code dir} named {@code name} + something, not compressed (at most 1000). */
+    private List<Map.Entry<Path, BasicFileAttributes>> siblings(Path dir, String name) {
+        List<Map.Entry<Path, BasicFileAttributes>> out = new ArrayList<>();
+        try (java.util.stream.Stream<Path> list = Files.list(dir)) {
+            for (Iterator<Path> it = list.iterator(); it.hasNext() && out.size() < 1000; ) {
+                Path p = it.next();
+                String n = p.getFileName().toString();
+                String lower = n.toLowerCase(java.util.Locale.ROOT);
+                if (n.length() <= name.length() || !n.startsWith(name) || excluded(p)
+                        || COMPRESSED.stream().anyMatch(lower::endsWith)) {
+                    continue;
+                }
+                try {
+                    BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                    if (a.isRegularFile()) {
+                        out.add(Map.entry(p, a));
+                    }
+                } catch (IOException e) {
+                    // gone meanwhile
+                }
+            }
+        } catch (IOException e) {
+            readErrors.inc();
+            LOG.log(Level.WARNING, "source " + cfg.name() + ": listing " + dir + " for rotated files: " + e);
+        }
+        return out;
+    }
+
+    /** Tracks the file at {@code p} (outside the globs) from the entry {@code e}'s offset, opened at once. */
+    private TrackedFile continueAway(Checkpoints.Entry e, Path p, BasicFileAttributes a, long now) {
+        TrackedFile t = away(keyOf(a), p, a, Path.of(e.path()), e.offset(), now);
+        t.fpLength = e.fpLength();
+        t.fp = e.fp();
+        LOG.log(Level.INFO, "source " + cfg.name() + ": " + e.path() + " was rotated while stopped; reading on in " + p
+                + " from offset " + e.offset());
+        return t;
+    }
+
+    /**
+     * Registers a file found away from the globs at start (a rotated generation), reading from {@code start}, as gone
+     * (finished at its end), and opens it (a gone file that is not open is forgotten by the next scan).
+     */
+    private TrackedFile away(TrackedFile.Key key, Path p, BasicFileAttributes a, Path originalPath, long start,
+                             long now) {
+        TrackedFile t = new TrackedFile(key, p, program(originalPath));
+        t.size = a.size();
+        t.lastModified = a.lastModifiedTime().toMillis();
+        t.lastGrowthNanos = now;
+        t.goneSinceNanos = now;
+        if (unit == 2) {
+            start &= ~1L;
+        }
+        t.readOffset = start;
+        t.committedOffset = start;
+        rotations.inc();
+        register(t);
+        open(t);
+        return t;
     }
 
     /** The copy {@code copy} continues the truncated {@code orig}: it takes over its positions and line state. */
@@ -1341,6 +1525,21 @@ public final class FileSource implements Source {
             if (f.copyOf == null && !f.settling) {
                 entries.add(new Checkpoints.Entry(f.path.toString(), f.key.dev(), f.key.ino(), f.fpLength, f.fp,
                         f.committedOffset, nowMillis));
+            } else if (f.copyOf != null && f.copyOf.fpLength > 0) {
+                // a copy held for its original: after a restart it goes on where the original was
+                TrackedFile o = f.copyOf;
+                entries.add(new Checkpoints.Entry(f.path.toString(), f.key.dev(), f.key.ino(), o.fpLength, o.fp,
+                        o.committedOffset, nowMillis));
+            }
+        }
+        for (TrackedFile r : retired) {
+            boolean held = false;
+            for (TrackedFile f : files) {
+                held |= f.copyOf == r;
+            }
+            if (!held && r.fpLength > 0) { // truncated, no copy yet: one found after a restart goes on from here
+                entries.add(new Checkpoints.Entry(r.path.toString(), r.key.dev(), -1, r.fpLength, r.fp,
+                        r.committedOffset, nowMillis));
             }
         }
         for (Iterator<Checkpoints.Entry> it = leftover.values().iterator(); it.hasNext(); ) {
