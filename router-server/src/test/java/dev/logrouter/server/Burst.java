@@ -30,17 +30,25 @@ final class Burst {
     private Burst() {
     }
 
+    /** What every line ends with (a line cut by a kill does not). */
+    static final String PAD = "pad".repeat(14);
+
     /** Sends the burst; fails the test if a sender failed. */
     static void send(String address, int connections, int perConnection) throws InterruptedException {
+        send(address, connections, perConnection, 0);
+    }
+
+    /** Sends the burst from connections numbered {@code first}, {@code first + 1}, ... */
+    static void send(String address, int connections, int perConnection, int first) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
         List<Throwable> errors = new ArrayList<>();
-        for (int c = 0; c < connections; c++) {
+        for (int c = first; c < first + connections; c++) {
             int conn = c;
             Thread t = new Thread(() -> {
                 StringBuilder sb = new StringBuilder(perConnection * 90);
                 for (int i = 0; i < perConnection; i++) {
                     sb.append("<13>Mar  1 10:00:00 host").append(conn).append(" app: c=").append(conn).append(" n=")
-                            .append(i).append(" padpadpadpadpadpadpadpadpadpadpadpadpadpad\n");
+                            .append(i).append(' ').append(PAD).append('\n');
                 }
                 try (Socket s = new Socket()) {
                     s.connect(HostPort.parse(address));

@@ -275,4 +275,109 @@ class KafkaRouterTest {
         }
         assertThat(Burst.ids(values, true)).hasSize(50_000);
     }
+
+    /**
+     * Scale-out behind Kafka survives a crash: an edge router writes 6 × 10,000 messages into a topic of 6 partitions
+     * while two aggregator routers (child JVMs, one consumer group, each into a journaled file sink) read it;
+     * {@code kill -9} one of them mid-stream. The other takes its partitions ({@code assignedPartitions} 6,
+     * {@code rebalances}), works the lag off ({@code lag} 0), and every message is delivered at least once; a message
+     * delivered twice is only one whose offset the killed router had not committed.
+     */
+    @Test
+    void aKilledAggregatorsPartitionsAreTakenOverWithNothingLost() throws Exception {
+        broker.createTopic("scale", 6);
+        Path runDir = Files.createDirectories(dir.resolve("scale-run"));
+        Router edge = router(tcpToKafka("topic: scale\nacks: all\n"));
+        String aggregator = """
+                sources:
+                  - name: bus
+                    type: kafka
+                    bootstrap-servers: "@KAFKA@"
+                    topics: [scale]
+                    group-id: aggregators
+                    format: json
+                    commit-interval: 200ms
+                    properties: {session.timeout.ms: "6000", heartbeat.interval.ms: "1000"}
+                sinks:
+                  - name: out
+                    type: file
+                    path: "@DIR@/out.log"
+                    template: "${MSG}\\n"
+                    buffer: journal
+                    journal: {dir: "@DIR@/journal", sync: interval, free-disk-reserve: 0}
+                """.replace("@KAFKA@", broker.bootstrap());
+        Path dirA = Files.createDirectories(runDir.resolve("a"));
+        Path dirB = Files.createDirectories(runDir.resolve("b"));
+        int total = 60_000;
+        Map<TopicPartition, OffsetAndMetadata> committedAtKill;
+        try (RouterProcess a = RouterProcess.start(runDir, "a", aggregator.replace("@DIR@", dirA.toString()));
+             RouterProcess b = RouterProcess.start(runDir, "b", aggregator.replace("@DIR@", dirB.toString()))) {
+            assertThat(await(() -> a.stat("/Source/bus/assignedPartitions") == 3
+                    && b.stat("/Source/bus/assignedPartitions") == 3, 60_000)).as("3 partitions each").isTrue();
+            Thread feeder = new Thread(() -> {
+                try {
+                    for (int k = 0; k < 6; k++) {
+                        Burst.send(edge.boundAddress("net"), 2, total / 12, 2 * k);
+                        Thread.sleep(500);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "feeder");
+            feeder.start();
+            assertThat(await(() -> wholeLines(dirA.resolve("out.log")).size() > total / 6, 60_000)).isTrue();
+            a.kill(); // mid-stream
+            try (Admin admin = broker.admin()) {
+                committedAtKill = admin.listConsumerGroupOffsets(Map.of("aggregators",
+                        new ListConsumerGroupOffsetsSpec())).partitionsToOffsetAndMetadata("aggregators")
+                        .get(30, TimeUnit.SECONDS);
+            }
+            feeder.join(120_000);
+            assertThat(await(() -> b.stat("/Source/bus/assignedPartitions") == 6, 60_000)).as(b::log).isTrue();
+            assertThat(b.stat("/Source/bus/rebalances")).isPositive();
+            assertThat(await(() -> Burst.ids(wholeLines(dirA.resolve("out.log")), false).size()
+                    + Burst.ids(wholeLines(dirB.resolve("out.log")), false).size() >= total
+                    && b.stat("/Source/bus/lag") == 0 && b.stat("/Source/bus/uncommitted") == 0, 120_000))
+                    .as(b::log).isTrue();
+            b.sigterm();
+            assertThat(b.exitStatus(120)).as(b::log).isZero();
+        } finally {
+            assertThat(edge.stop()).isTrue();
+        }
+        // where each message is in the topic
+        Map<String, TopicPartition> partitionOf = new HashMap<>();
+        Map<String, Long> offsetOf = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> rec : broker.readAll("scale")) {
+            for (String id : Burst.ids(List.of(new String(rec.value(), StandardCharsets.UTF_8)), false)) {
+                partitionOf.put(id, new TopicPartition(rec.topic(), rec.partition()));
+                offsetOf.put(id, rec.offset());
+            }
+        }
+        assertThat(partitionOf).hasSize(total);
+        Set<String> fromA = Burst.ids(wholeLines(dirA.resolve("out.log")), true);
+        Set<String> fromB = Burst.ids(wholeLines(dirB.resolve("out.log")), true);
+        Set<String> all = new HashSet<>(fromA);
+        all.addAll(fromB);
+        assertThat(all).as("every message at least once").hasSize(total);
+        Set<String> twice = new HashSet<>(fromA);
+        twice.retainAll(fromB);
+        for (String id : twice) {
+            OffsetAndMetadata c = committedAtKill.get(partitionOf.get(id));
+            assertThat(c == null || offsetOf.get(id) >= c.offset())
+                    .as("%s delivered twice only if the killed router had not committed it", id).isTrue();
+        }
+        System.out.println("scale-out kill -9: a delivered " + fromA.size() + ", b " + fromB.size() + ", twice "
+                + twice.size());
+    }
+
+    /** The lines of a file that are whole (a kill may cut the last one). */
+    private static List<String> wholeLines(Path file) {
+        List<String> whole = new ArrayList<>();
+        for (String l : lines(file)) {
+            if (l.endsWith(Burst.PAD)) {
+                whole.add(l);
+            }
+        }
+        return whole;
+    }
 }

@@ -64,6 +64,16 @@ final class RouterProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** A live metric, at a JSON pointer of {@code stats --format json} (e.g. {@code /Source/bus/lag}); -1 if unread. */
+    long stat(String pointer) {
+        TestClient.StatsOutput json = TestClient.stats("--pid", Long.toString(process.pid()), "--format", "json");
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out()).at(pointer).asLong(-1);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
     /** Everything the router printed so far. */
     String log() {
         try {

@@ -75,6 +75,8 @@ public final class KafkaSource implements Source {
     private volatile boolean closing;
     private long lastCommitNanos;
     private volatile int assigned;
+    /** Records in the assigned partitions not fetched yet, as the consumer last knew it; the consumer thread writes. */
+    private volatile long lag;
     /** The tracker of the partition whose record was published last (see {@link #trackerFor}). */
     private Published lastTracker;
 
@@ -125,6 +127,8 @@ public final class KafkaSource implements Source {
         this.errors = metrics.counter("errors", "Consumer errors (each logged; the source retries after 1 s, except after one that stops "
                 + "its consumer thread).");
         metrics.gauge("assignedPartitions", "Partitions this router reads now.", () -> assigned);
+        metrics.gauge("lag", "Records in this router's partitions not fetched yet (the consumer's last known end "
+                + "offsets less its positions; partitions it knows no lag for yet count 0).", () -> lag);
         metrics.gauge("uncommitted", "Records published whose offsets are not committed yet.", this::uncommitted);
     }
 
@@ -161,6 +165,18 @@ public final class KafkaSource implements Source {
         return cfg.bootstrapServers();
     }
 
+    /** The consumer's known lag summed over {@code parts}, without a request to the broker. Consumer thread. */
+    private long lagOf(Set<TopicPartition> parts) {
+        long sum = 0;
+        for (TopicPartition tp : parts) {
+            java.util.OptionalLong l = consumer.currentLag(tp);
+            if (l.isPresent()) {
+                sum += l.getAsLong();
+            }
+        }
+        return sum;
+    }
+
     private void run() {
         try {
             consumer.subscribe(cfg.topics(), new Rebalance());
@@ -170,6 +186,7 @@ public final class KafkaSource implements Source {
                     var records = consumer.poll(Duration.ofMillis(fetched.isEmpty() ? 100 : 5));
                     var assignment = consumer.assignment();
                     assigned = assignment.size();
+                    lag = lagOf(assignment);
                     records.forEach(fetched::add);
                     publish();
                     if (fetched.isEmpty() && !paused.isEmpty()) {
