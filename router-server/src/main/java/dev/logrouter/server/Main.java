@@ -257,12 +257,11 @@ public final class Main {
                 String abandoned = StopSummary.abandoned(router.metrics());
                 if (clean[0] && abandoned.isEmpty()) {
                     log.log(Level.INFO, "stopped cleanly");
-                } else if (!clean[0]) {
-                    log.log(Level.ERROR, "stopped at stop-timeout " + router.config().pipeline().stopTimeoutOrDefault()
-                            + ", abandoned " + (abandoned.isEmpty() ? "nothing counted" : abandoned) + " (exit 1)");
                 } else {
                     clean[0] = false;
-                    log.log(Level.ERROR, "stopped; lost while running: " + abandoned + " (exit 1)");
+                    log.log(Level.ERROR, "stopped, abandoning " + (abandoned.isEmpty()
+                            ? "what the sinks had not flushed" : abandoned) + " (stop-timeout "
+                            + router.config().pipeline().stopTimeoutOrDefault() + "; exit 1)");
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -82,7 +82,8 @@ class StopTest {
         router.sigterm();
         assertThat(router.exitStatus(60)).as(router::log).isEqualTo(1);
         String last = router.lastLine();
-        assertThat(last).contains("stopped at stop-timeout 3s, abandoned").doesNotContain("cleanly");
+        assertThat(last).contains("stopped, abandoning ").contains("(stop-timeout 3s; exit 1)")
+                .doesNotContain("cleanly");
         long received = router.finalStat("Source", "net", "received");
         long written = router.finalStat("Sink", "central", "written");
         long lost = router.finalStat("Sink", "central", "lost");

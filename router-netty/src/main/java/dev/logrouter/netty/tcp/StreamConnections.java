@@ -53,6 +53,8 @@ public final class StreamConnections {
     /** Connections the listener accepted, and those that reached {@link #initConnection}: a stop waits for both. */
     private final AtomicLong acceptedByListener = new AtomicLong();
     private final AtomicLong initialized = new AtomicLong();
+    /** A stop closed a connection that still had something to deliver. Written on event loops. */
+    private volatile boolean abandonedAny;
     private final RingPublisher publisher;
     private final Framing framing;
     private final boolean nulEnds;
@@ -224,7 +226,7 @@ public final class StreamConnections {
             channels.close(); // one accepted just before the listener closed registers late
             Thread.sleep(5);
         }
-        return clean;
+        return clean && !abandonedAny;
     }
 
     /**
@@ -261,6 +263,7 @@ public final class StreamConnections {
         TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
         long unread = KernelQueues.unread(ch);
         if (unread != 0 || (h != null && h.isPaused())) {
+            abandonedAny = true;
             counters.abandonedConnections.inc();
             if (unread > 0) {
                 counters.abandonedBytes.add(unread);
