@@ -161,12 +161,15 @@ class JmxMonitoringTest {
         m.put("Source/net/pauses", 0L);
         m.put("Source/net/ioErrors", 0L);
         m.put("Source/net/abandoned", 0L);
+        m.put("Source/net/abandonedConnections", 0L);
+        m.put("Source/net/abandonedBytes", 0L);
         m.put("Source/dgram/received", 1L);
         m.put("Source/dgram/bytes", (long) line(UDP).length());
         m.put("Source/dgram/dropped", 0L);
         m.put("Source/dgram/emptyFrames", 0L);
         m.put("Source/dgram/truncated", 0L);
         m.put("Ring/main/stageErrors", 0L);
+        m.put("Ring/main/abandoned", 0L);
         m.put("Stage/parse-0/parsed", 5L);
         m.put("Stage/parse-0/parseErrors", 0L);
         m.put("Stage/parse-0/fieldsDropped", 0L);

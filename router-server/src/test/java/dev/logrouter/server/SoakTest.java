@@ -5,13 +5,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +15,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,11 +28,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Ten minutes of an operator's life with one router process (two, across a restart), at a fixed rate: 1,000 messages
  * a second over TCP and 200 lines a second into a log file that is rotated by rename every 30 s, into a local file
- * sink (memory buffer) and a journaled syslog forward. In the middle the forward's receiver is down for 60 s; then
+ * sink (memory buffer) and a journaled RELP forward to a second router. In the middle that receiver is stopped for
+ * 60 s; then
  * a reload (SIGHUP, a changed template); then a stop (SIGTERM) and a start. Every 10 s the router's RSS, heap after a
  * full GC, open file descriptors and threads are sampled: after the outage and the reload they are back at their
  * level after warm-up (no leak), the journal is back to one segment, and every message is in both destinations
- * (none lost; the forward may repeat what was in flight at the outage, no more than its {@code resent}).
+ * (none lost; the local file once each, the forward at least once).
  *
  * <p>{@code -Dsoak.seconds=N} scales the whole run (default 600).
  */
@@ -76,14 +71,22 @@ class SoakTest {
         int port = Ports.freeLoopbackPort();
         int receiverPort = Ports.freeLoopbackPort();
         Path in = Files.createDirectories(dir.resolve("in"));
-        Receiver receiver = new Receiver(receiverPort);
+        // the forward's destination: a second router taking RELP into a file (acknowledged once written)
+        String receiverYaml = """
+                sources:
+                  - {name: relp, type: relp, bind: "127.0.0.1:%d"}
+                sinks:
+                  - {name: out, type: file, path: "%s/received.log", template: "${MSG}\\n"}
+                """.formatted(receiverPort, dir);
+        RouterProcess receiver = RouterProcess.start(dir, "receiver-1", receiverYaml);
+        open.add(receiver);
         String yaml = """
                 sources:
                   - {name: net, type: tcp, bind: "127.0.0.1:%d"}
                   - {name: files, type: file, paths: ["%s/*.log"], checkpoint-dir: "%s/ckpt", poll-interval: 100ms}
                 sinks:
                   - {name: local, type: file, path: "%s/local.log", template: "${MSG}@SUFFIX@\\n"}
-                  - {name: central, type: syslog, hosts: ["127.0.0.1:%d"], format: raw, framing: lf,
+                  - {name: central, type: syslog, hosts: ["127.0.0.1:%d"], transport: relp, format: rfc5424,
                      buffer: journal, reconnect-delay: 100ms, reconnect-delay-max: 1s,
                      journal: {dir: "%s/journal", sync: interval, segment-size: 1MiB, free-disk-reserve: 0}}
                 """.formatted(port, in, dir, dir, receiverPort, dir);
@@ -99,10 +102,12 @@ class SoakTest {
         s1.sampleUntil(t0, at(90));
         Sample warm1 = s1.level();
         s1.sampleUntil(t0, at(150));
-        receiver.down();                       // the forward's destination is down for 60 s
+        receiver.sigterm();                    // the forward's destination is down for 60 s
+        assertThat(receiver.exitStatus(120)).as(receiver::log).isZero();
         s1.sampleUntil(t0, at(210));
         assertThat(first.stat("/Sink/central/backlogRecords")).as("the journal holds the backlog").isPositive();
-        receiver.up();
+        RouterProcess receiverAgain = RouterProcess.start(dir, "receiver-2", receiverYaml);
+        open.add(receiverAgain);
         s1.sampleUntil(t0, at(270));
         Files.writeString(dir.resolve("soak-1.yaml"), yaml.replace("@SUFFIX@", " r")); // a reload
         new ProcessBuilder("kill", "-HUP", Long.toString(first.pid())).start().waitFor();
@@ -131,10 +136,11 @@ class SoakTest {
         }
         long sent = sender.sent.get();
         long lines = fileLines.get();
-        assertThat(TestClient.await(() -> receiver.count(TCP_ID) >= sent && receiver.count(FILE_ID) >= lines
-                && localCount(TCP_ID) >= sent && localCount(FILE_ID) >= lines, 120_000))
-                .as(() -> "sent " + sent + " / " + lines + "; receiver " + receiver.count(TCP_ID) + " / "
-                        + receiver.count(FILE_ID) + "; local " + localCount(TCP_ID) + " / " + localCount(FILE_ID))
+        assertThat(awaitEvery(() -> count("received.log", TCP_ID) >= sent && count("received.log", FILE_ID) >= lines
+                && count("local.log", TCP_ID) >= sent && count("local.log", FILE_ID) >= lines, 180))
+                .as(() -> "sent " + sent + " / " + lines + "; received " + count("received.log", TCP_ID) + " / "
+                        + count("received.log", FILE_ID) + "; local " + count("local.log", TCP_ID) + " / "
+                        + count("local.log", FILE_ID) + "\n" + tail(second.log()) + "\n" + tail(receiverAgain.log()))
                 .isTrue();
         assertThat(TestClient.await(() -> segments() == 1, 30_000)).as("the journal back to one segment: "
                 + segments()).isTrue();
@@ -151,8 +157,8 @@ class SoakTest {
         assertThat(localIds(TCP_ID).values()).as("local: once each").allMatch(c -> c == 1);
         assertThat(localIds(FILE_ID)).hasSize((int) lines);
         assertThat(localIds(FILE_ID).values()).as("local: once each").allMatch(c -> c == 1);
-        assertThat(receiver.ids(TCP_ID)).hasSize((int) sent);
-        assertThat(receiver.ids(FILE_ID)).hasSize((int) lines);
+        assertThat(ids("received.log", TCP_ID)).hasSize((int) sent);
+        assertThat(ids("received.log", FILE_ID)).hasSize((int) lines);
         // no leak: back at the level after warm-up
         for (Sample[] pair : new Sample[][] {{warm1, end1}, {warm2, end2}}) {
             Sample warm = pair[0];
@@ -183,11 +189,31 @@ class SoakTest {
     }
 
     private Map<Long, Integer> localIds(Pattern id) {
-        return ids(TestClient.textLines(dir.resolve("local.log")), id);
+        return ids("local.log", id);
     }
 
-    private long localCount(Pattern id) {
-        return localIds(id).size();
+    private Map<Long, Integer> ids(String file, Pattern id) {
+        return ids(TestClient.textLines(dir.resolve(file)), id);
+    }
+
+    private long count(String file, Pattern id) {
+        return ids(file, id).size();
+    }
+
+    /** Checks {@code condition} once a second (the files are large) for up to {@code seconds}. */
+    private static boolean awaitEvery(java.util.function.BooleanSupplier condition, long seconds)
+            throws InterruptedException {
+        for (long i = 0; i < seconds; i++) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            Thread.sleep(1000);
+        }
+        return condition.getAsBoolean();
+    }
+
+    private static String tail(String log) {
+        return log.length() <= 4000 ? log : log.substring(log.length() - 4000);
     }
 
     private static Map<Long, Integer> ids(Iterable<String> lines, Pattern id) {
@@ -376,74 +402,6 @@ class SoakTest {
 
         void resume() {
             paused = false;
-        }
-    }
-
-    /** The forward's destination: reads lines on a fixed port; {@link #down} closes everything, {@link #up} listens again. */
-    private final class Receiver implements AutoCloseable {
-        private final int port;
-        private final List<String> lines = new CopyOnWriteArrayList<>();
-        private final List<Socket> conns = new CopyOnWriteArrayList<>();
-        private volatile ServerSocket server;
-
-        Receiver(int port) throws IOException {
-            this.port = port;
-            open.add(this);
-            up();
-        }
-
-        void up() throws IOException {
-            ServerSocket ss = new ServerSocket();
-            ss.setReuseAddress(true);
-            ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-            server = ss;
-            Thread t = new Thread(() -> {
-                while (!ss.isClosed()) {
-                    try {
-                        Socket c = ss.accept();
-                        conns.add(c);
-                        Thread r = new Thread(() -> read(c), "receiver-conn");
-                        r.setDaemon(true);
-                        r.start();
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            }, "receiver");
-            t.setDaemon(true);
-            t.start();
-        }
-
-        private void read(Socket c) {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(c.getInputStream(),
-                    StandardCharsets.US_ASCII))) {
-                for (String l; (l = r.readLine()) != null; ) {
-                    lines.add(l);
-                }
-            } catch (IOException e) {
-                // closed by down()
-            }
-        }
-
-        void down() throws IOException {
-            server.close();
-            for (Socket c : conns) {
-                c.close();
-            }
-            conns.clear();
-        }
-
-        Map<Long, Integer> ids(Pattern id) {
-            return SoakTest.ids(lines, id);
-        }
-
-        long count(Pattern id) {
-            return ids(id).size();
-        }
-
-        @Override
-        public void close() throws IOException {
-            down();
         }
     }
 }

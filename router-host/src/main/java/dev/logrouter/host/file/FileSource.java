@@ -1229,10 +1229,10 @@ public final class FileSource implements Source {
     /**
      * After the start's first scan: finishes what files rotated while the router was stopped had left unread. For
      * each checkpoint entry no file at a glob's path claimed, the entry's directory is searched for the file with its
-     * device and inode (renamed: name.1, name-20261207) or, failing that, a copy of what it held (copytruncate: same
-     * fingerprint, at least as long as the entry's offset), which is read on from the entry's offset; then for the
-     * generations rotated after it (same directory, name beginning with the entry's file name, modified since the
-     * checkpoint, not compressed, not tracked), read from their start, oldest first. The file now at the entry's path
+     * device and inode (renamed, under any name) or, failing that, a copy of what it held (copytruncate: a rotated
+     * name — the entry's name and a tail such as .1 or -20261207 — with the same fingerprint, at least as long as the
+     * entry's offset), which is read on from the entry's offset; then for the generations rotated after it (rotated
+     * names, modified since the checkpoint, not compressed, not tracked), read from their start, oldest first. The file now at the entry's path
      * reads after all of them. None of these match the globs: each is read to its end and then let go, as a file
      * rotated away while running.
      */
@@ -1245,9 +1245,10 @@ public final class FileSource implements Source {
             if (parent == null || !Files.isDirectory(parent)) {
                 continue;
             }
-            List<Map.Entry<Path, BasicFileAttributes>> candidates = siblings(parent, at.getFileName().toString());
+            List<Map.Entry<Path, BasicFileAttributes>> all = siblings(parent);
+            List<Map.Entry<Path, BasicFileAttributes>> candidates = rotatedNames(all, at.getFileName().toString());
             TrackedFile first = null;
-            for (Map.Entry<Path, BasicFileAttributes> c : candidates) { // the same inode, unchanged: renamed
+            for (Map.Entry<Path, BasicFileAttributes> c : all) { // the same inode, unchanged: renamed (any name)
                 BasicFileAttributes a = c.getValue();
                 if (e.ino() >= 0 && keyOf(a).equals(new TrackedFile.Key(e.dev(), e.ino()))
                         && matches(e, c.getKey(), a.size())) {
@@ -1278,7 +1279,8 @@ public final class FileSource implements Source {
                 continue;
             }
             // the generations rotated after it while the router was stopped, oldest first: read from their start
-            List<Map.Entry<Path, BasicFileAttributes>> gens = siblings(at.getParent(), at.getFileName().toString());
+            List<Map.Entry<Path, BasicFileAttributes>> gens = rotatedNames(siblings(at.getParent()),
+                    at.getFileName().toString());
             gens.sort(java.util.Comparator.comparing(g -> g.getValue().lastModifiedTime()));
             for (Map.Entry<Path, BasicFileAttributes> g : gens) {
                 BasicFileAttributes a = g.getValue();
@@ -1305,16 +1307,31 @@ public final class FileSource implements Source {
         }
     }
 
-    /** The regular files of {@code dir} named {@code name} + something, not compressed (at most 1000). */
-    private List<Map.Entry<Path, BasicFileAttributes>> siblings(Path dir, String name) {
+    /** A rotated name's tail after the original name: {@code .1}, {@code -20261207}, {@code .2026-12-07}, {@code _3}. */
+    private static final java.util.regex.Pattern ROTATED_TAIL = java.util.regex.Pattern.compile("[._-].*\\d.*");
+
+    /** Those of {@code files} named {@code name} + a rotation's tail ({@link #ROTATED_TAIL}). */
+    private static List<Map.Entry<Path, BasicFileAttributes>> rotatedNames(List<Map.Entry<Path, BasicFileAttributes>> files,
+                                                                       String name) {
+        List<Map.Entry<Path, BasicFileAttributes>> out = new ArrayList<>();
+        for (Map.Entry<Path, BasicFileAttributes> f : files) {
+            String n = f.getKey().getFileName().toString();
+            if (n.length() > name.length() && n.startsWith(name) && ROTATED_TAIL.matcher(n.substring(name.length()))
+                    .matches()) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /** The regular files of {@code dir}, not excluded and not compressed (at most 10,000). */
+    private List<Map.Entry<Path, BasicFileAttributes>> siblings(Path dir) {
         List<Map.Entry<Path, BasicFileAttributes>> out = new ArrayList<>();
         try (java.util.stream.Stream<Path> list = Files.list(dir)) {
-            for (Iterator<Path> it = list.iterator(); it.hasNext() && out.size() < 1000; ) {
+            for (Iterator<Path> it = list.iterator(); it.hasNext() && out.size() < 10_000; ) {
                 Path p = it.next();
-                String n = p.getFileName().toString();
-                String lower = n.toLowerCase(java.util.Locale.ROOT);
-                if (n.length() <= name.length() || !n.startsWith(name) || excluded(p)
-                        || COMPRESSED.stream().anyMatch(lower::endsWith)) {
+                String lower = p.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+                if (excluded(p) || COMPRESSED.stream().anyMatch(lower::endsWith)) {
                     continue;
                 }
                 try {
