@@ -244,6 +244,7 @@ public final class Main {
         Runnable stop = () -> {
             try {
                 log.log(Level.INFO, "stopping: no longer accepting, draining the ring, flushing sinks");
+                java.util.Map<String, Long> before = StopSummary.snapshot(router.metrics());
                 clean[0] = router.stop();
                 for (var g : router.metrics().groups()) {
                     StringBuilder line = new StringBuilder("stats ").append(g.type()).append(' ')
@@ -254,7 +255,7 @@ public final class Main {
                     log.log(Level.INFO, line.toString());
                 }
                 // the last line says what was lost, and the exit status follows it: never "cleanly" with a loss
-                String abandoned = StopSummary.abandoned(router.metrics());
+                String abandoned = StopSummary.abandoned(router.metrics(), before);
                 if (clean[0] && abandoned.isEmpty()) {
                     log.log(Level.INFO, "stopped cleanly");
                 } else {

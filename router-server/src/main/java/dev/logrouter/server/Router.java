@@ -650,11 +650,14 @@ public final class Router {
         // sinks make room, then the ring drains and the sinks flush in what is left of it
         long timeout = cfg.pipeline().stopTimeoutOrDefault().nanos();
         long deadline = System.nanoTime() + timeout;
+        // the sources read until a sixth of it is left (15 s of the default 90 s): senders that never stop writing
+        // into a slow sink must not leave the ring, read before the stop, no time to drain
+        long sourcesDeadline = deadline - timeout / 6;
         for (Source s : sources) {
             s.stopAccepting();
         }
         for (Source s : sources) {
-            if (!s.awaitPublished(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+            if (!s.awaitPublished(Math.max(0, sourcesDeadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 clean = false;
                 s.close(); // counts what it abandons
             }

@@ -54,8 +54,9 @@ public record PipelineConfig(
                 + "more with a Kafka sink at full speed (see docs/performance.md).", defaultValue = "200us")
         TimeSpan idlePark,
         @Option(doc = "How long a clean stop (SIGTERM) may take in all: open connections are read dry (a connection "
-                + "that flow control holds back waits for the sinks to make room), the ring drains and the sinks "
-                + "flush, for as long as the sinks make progress, up to this. What is left then is abandoned, counted "
+                + "that flow control holds back waits for the sinks to make room; the sources read until a sixth of "
+                + "this is left), the ring drains and the sinks flush, for as long as the sinks make progress, up "
+                + "to this. What is left then is abandoned, counted "
                 + "(Source abandonedConnections, abandonedBytes, abandoned; Ring abandoned; Sink lost), named in the "
                 + "last log line, and the exit status is 1. The default is systemd's default TimeoutStopSec; give the "
                 + "service manager a few seconds more (the shipped unit says 100s, the Docker docs --stop-timeout "

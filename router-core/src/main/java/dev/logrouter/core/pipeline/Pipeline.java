@@ -393,7 +393,9 @@ public final class Pipeline {
         for (SinkStage s : sinkStages) {
             s.processor.halt();
         }
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        // the sinks' last flush and close share the drain's deadline (at least a second: a drained ring's sinks
+        // still close their files)
+        long deadline = Math.max(drainDeadline - System.nanoTime(), TimeUnit.SECONDS.toNanos(1)) + System.nanoTime();
         for (Thread t : threads) {
             long left = deadline - System.nanoTime();
             if (left > 0) {

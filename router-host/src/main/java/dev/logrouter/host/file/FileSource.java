@@ -1239,18 +1239,22 @@ public final class FileSource implements Source {
     private void resolveAtStart(long now) {
         List<Checkpoints.Entry> left = new ArrayList<>(unclaimed);
         left.addAll(saved.values());
+        Map<Path, List<Map.Entry<Path, BasicFileAttributes>>> listed = new HashMap<>(); // one listing per directory
         for (Checkpoints.Entry e : left) {
             Path at = Path.of(e.path());
             Path parent = at.getParent();
-            if (parent == null || !Files.isDirectory(parent)) {
+            // only the paths this configuration tails: an entry of a file no longer configured (kept a day as a
+            // leftover) is not read again from a directory search
+            if (parent == null || !configured(at) || e.fpLength() == 0 || !Files.isDirectory(parent)) {
                 continue;
             }
-            List<Map.Entry<Path, BasicFileAttributes>> all = siblings(parent);
+            List<Map.Entry<Path, BasicFileAttributes>> all = listed.computeIfAbsent(parent, this::siblings);
             List<Map.Entry<Path, BasicFileAttributes>> candidates = rotatedNames(all, at.getFileName().toString());
             TrackedFile first = null;
             for (Map.Entry<Path, BasicFileAttributes> c : all) { // the same inode, unchanged: renamed (any name)
                 BasicFileAttributes a = c.getValue();
-                if (e.ino() >= 0 && keyOf(a).equals(new TrackedFile.Key(e.dev(), e.ino()))
+                TrackedFile.Key k = keyOf(a);
+                if (e.ino() >= 0 && k != null && !byKey.containsKey(k) && k.equals(new TrackedFile.Key(e.dev(), e.ino()))
                         && matches(e, c.getKey(), a.size())) {
                     first = continueAway(e, c.getKey(), a, now);
                     break;
@@ -1259,7 +1263,8 @@ public final class FileSource implements Source {
             for (int i = 0; first == null && i < candidates.size(); i++) { // a copy of its content
                 Map.Entry<Path, BasicFileAttributes> c = candidates.get(i);
                 long size = c.getValue().size();
-                if (!byKey.containsKey(keyOf(c.getValue())) && e.fpLength() >= 16 && e.fpLength() <= size
+                TrackedFile.Key k = keyOf(c.getValue());
+                if (k != null && !byKey.containsKey(k) && e.fpLength() >= 16 && e.fpLength() <= size
                         && e.offset() <= size && crcOf(c.getKey(), e.fpLength()) == e.fp()) {
                     first = continueAway(e, c.getKey(), c.getValue(), now);
                 }
@@ -1279,21 +1284,21 @@ public final class FileSource implements Source {
                 continue;
             }
             // the generations rotated after it while the router was stopped, oldest first: read from their start
-            List<Map.Entry<Path, BasicFileAttributes>> gens = rotatedNames(siblings(at.getParent()),
-                    at.getFileName().toString());
+            List<Map.Entry<Path, BasicFileAttributes>> gens = rotatedNames(
+                    listed.computeIfAbsent(at.getParent(), this::siblings), at.getFileName().toString());
             gens.sort(java.util.Comparator.comparing(g -> g.getValue().lastModifiedTime()));
             for (Map.Entry<Path, BasicFileAttributes> g : gens) {
                 BasicFileAttributes a = g.getValue();
                 TrackedFile.Key k = keyOf(a);
                 long modified = a.lastModifiedTime().toMillis();
-                if (k.equals(first.key) || saved.containsKey(k) || modified < first.lastModified
+                if (k == null || k.equals(first.key) || saved.containsKey(k) || modified < first.lastModified
                         || modified < checkpointedAt.get(at)) {
                     continue;
                 }
                 TrackedFile known = byKey.get(k);
                 if (known == null) {
                     known = away(k, g.getKey(), a, at, 0, now); // outside the globs
-                } else if (known == atPath || known.readOffset != 0 || known.after != null) {
+                } else if (known == atPath || known.readOffset != 0 || known.after != null || waitsFor(prev, known)) {
                     continue; // tracked on its own account
                 }
                 if (prev.isOpen() || open(prev)) {
@@ -1301,10 +1306,32 @@ public final class FileSource implements Source {
                 }
                 prev = known;
             }
-            if (atPath != null && atPath != prev && atPath.after == null && (prev.isOpen() || open(prev))) {
+            if (atPath != null && atPath != prev && atPath.after == null && !waitsFor(prev, atPath)
+                    && (prev.isOpen() || open(prev))) {
                 atPath.after = prev; // the file now at the path, after what the old ones left
             }
         }
+    }
+
+    /** Whether {@code t} already waits, through its chain of {@code after}, for {@code other} (no cycle is made). */
+    private static boolean waitsFor(TrackedFile t, TrackedFile other) {
+        int hops = 0;
+        for (TrackedFile x = t; x != null && hops < 10_000; x = x.after, hops++) {
+            if (x == other) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a glob of this configuration matches {@code p} and no exclude does. */
+    private boolean configured(Path p) {
+        for (Globs.Glob g : globs) {
+            if (g.matches(p)) {
+                return !excluded(p);
+            }
+        }
+        return false;
     }
 
     /** A rotated name's tail after the original name: {@code .1}, {@code -20261207}, {@code .2026-12-07}, {@code _3}. */

@@ -38,6 +38,33 @@ final class KernelQueues {
         return inode <= 0 ? UNKNOWN : rxQueue(inode);
     }
 
+    /** {@link #unread} from a {@link #snapshot} taken once for many channels. */
+    static long unread(Channel ch, java.util.Map<Long, Long> snapshot) {
+        long inode = inode(ch);
+        Long q = inode <= 0 ? null : snapshot.get(inode);
+        return q == null ? UNKNOWN : q;
+    }
+
+    /** Every TCP socket's rx_queue by inode, read once (a stop abandoning many connections reads the tables once). */
+    static java.util.Map<Long, Long> snapshot() {
+        java.util.Map<Long, Long> m = new java.util.HashMap<>();
+        for (Path table : TABLES) {
+            try (BufferedReader r = Files.newBufferedReader(table, StandardCharsets.US_ASCII)) {
+                r.readLine();
+                for (String line; (line = r.readLine()) != null; ) {
+                    String[] f = line.trim().split("\\s+");
+                    int colon = f.length > 9 ? f[4].indexOf(':') : -1;
+                    if (colon >= 0) {
+                        m.put(Long.parseLong(f[9]), Long.parseLong(f[4], colon + 1, f[4].length(), 16));
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // no such table
+            }
+        }
+        return m;
+    }
+
     private static long inode(Channel ch) {
         if (!(ch instanceof UnixChannel u) || !u.fd().isOpen()) {
             return UNKNOWN;

@@ -13,6 +13,8 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -107,12 +109,13 @@ public final class StreamConnections {
      * that publishes with {@code peer}. Called from a {@code ChannelInitializer}, on the connection's event loop.
      */
     public boolean initConnection(Channel ch, Peer peer, Consumer<ChannelPipeline> front) {
-        initialized.incrementAndGet();
         if (!limiter.admit(ch)) {
+            initialized.incrementAndGet();
             ch.close();
             return false;
         }
         channels.add(ch);
+        initialized.incrementAndGet(); // after the add: a stop that sees the counts equal sees the connection
         ChannelPipeline p = ch.pipeline();
         TcpPublishHandler publish = new TcpPublishHandler(publisher, counters, state, peer, idleNanos);
         front.accept(p);
@@ -157,17 +160,23 @@ public final class StreamConnections {
      */
     private boolean acceptQuiet(Channel server, long start) {
         try {
-            return server.eventLoop().submit(() -> {
+            boolean quiet = server.eventLoop().submit(() -> {
                 long now = System.nanoTime();
-                long queued = KernelQueues.unread(server);
-                if (queued > 0) {
-                    return now - start >= ACCEPT_QUEUE_MAX_NANOS;
-                }
                 long accepted = lastAcceptNanos;
                 long quietSince = accepted - start > 0 ? accepted : start;
-                long max = queued == 0 ? ACCEPT_QUEUE_MAX_NANOS : ACCEPT_DRAIN_MAX_NANOS;
-                return now - quietSince >= ACCEPT_QUIET_NANOS || now - start >= max;
+                return now - quietSince >= ACCEPT_QUIET_NANOS || now - start >= ACCEPT_DRAIN_MAX_NANOS;
             }).get(ACCEPT_QUEUE_MAX_NANOS, TimeUnit.NANOSECONDS);
+            if (!quiet) {
+                return false;
+            }
+            // quiet by the clock: the kernel's accept queue must be empty too (read here, not on the event loop)
+            long queued = KernelQueues.unread(server);
+            if (queued > 0 && System.nanoTime() - start >= ACCEPT_QUEUE_MAX_NANOS) {
+                counters.abandonedConnections.add(queued); // reset by the close, never read
+                abandonedAny = true;
+                return true;
+            }
+            return queued <= 0;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return true;
@@ -191,9 +200,19 @@ public final class StreamConnections {
      */
     public boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
+        long emptySince = 0;
         // a connection accepted just before the listener closed joins the group a little later: wait for it too
-        while ((!channels.isEmpty() || initialized.get() < acceptedByListener.get())
-                && System.nanoTime() - deadline < 0) {
+        // (at most 2 s: a child whose registration failed never does)
+        while (System.nanoTime() - deadline < 0) {
+            if (channels.isEmpty()) {
+                long now = System.nanoTime();
+                emptySince = emptySince == 0 ? now : emptySince;
+                if (initialized.get() >= acceptedByListener.get() || now - emptySince > ACCEPT_DRAIN_MAX_NANOS) {
+                    break;
+                }
+            } else {
+                emptySince = 0;
+            }
             for (Channel ch : channels) {
                 // judged on the connection's own event loop, which reads what the socket holds before it runs a
                 // task: a loop too busy (or starved of CPU) to read a connection for a while does not make that
@@ -210,12 +229,18 @@ public final class StreamConnections {
         boolean clean = true;
         if (!channels.isEmpty()) {
             clean = false;
+            java.util.Map<Long, Long> queues = KernelQueues.snapshot(); // once for all of them
+            List<io.netty.util.concurrent.Future<?>> abandoned = new ArrayList<>();
             for (Channel ch : channels) {
                 try {
-                    ch.eventLoop().submit(() -> abandon(ch)).await(1, TimeUnit.SECONDS);
+                    abandoned.add(ch.eventLoop().submit(() -> abandon(ch, KernelQueues.unread(ch, queues))));
                 } catch (RejectedExecutionException e) {
                     ch.close();
                 }
+            }
+            long wait = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            for (io.netty.util.concurrent.Future<?> f : abandoned) {
+                f.await(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait - System.nanoTime())));
             }
         }
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
@@ -248,7 +273,7 @@ public final class StreamConnections {
         }
         long reading = (now - base[0]) - (h.pausedNanos(now) - base[1]);
         if (reading >= drainNanos) {
-            abandon(ch);
+            abandon(ch, KernelQueues.unread(ch));
         }
     }
 
@@ -256,12 +281,11 @@ public final class StreamConnections {
      * On the connection's event loop: closes a connection that still has something to deliver, counting it and the
      * bytes the kernel holds for it unread (where it can tell).
      */
-    private void abandon(Channel ch) {
+    private void abandon(Channel ch, long unread) {
         if (!ch.isOpen()) {
             return;
         }
         TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
-        long unread = KernelQueues.unread(ch);
         if (unread != 0 || (h != null && h.isPaused())) {
             abandonedAny = true;
             counters.abandonedConnections.inc();
