@@ -318,7 +318,8 @@ class KafkaRouterTest {
                 try {
                     for (int k = 0; k < 6; k++) {
                         Burst.send(edge.boundAddress("net"), 2, total / 12, 2 * k);
-                        Thread.sleep(500);
+                        long inTopic = (k + 1L) * total / 6; // paced: the next round once this one is in the topic
+                        assertThat(await(() -> topicCount("scale") >= inTopic, 60_000)).isTrue();
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -368,6 +369,14 @@ class KafkaRouterTest {
         }
         System.out.println("scale-out kill -9: a delivered " + fromA.size() + ", b " + fromB.size() + ", twice "
                 + twice.size());
+    }
+
+    private static long topicCount(String topic) {
+        try {
+            return broker.count(topic);
+        } catch (Exception e) {
+            return -1;
+        }
     }
 
     /** The lines of a file that are whole (a kill may cut the last one). */
