@@ -105,7 +105,13 @@ final class RelayConnector implements AutoCloseable {
             ready.completeExceptionally(new java.net.UnknownHostException(to.host() + ": name not resolved"));
             return ready;
         }
-        ChannelFuture connect = b.connect(address);
+        ChannelFuture connect;
+        try {
+            connect = b.connect(address);
+        } catch (RuntimeException e) { // the event loop shut down, a channel that could not be made: this host's failure
+            ready.completeExceptionally(e);
+            return ready;
+        }
         connect.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
                 ready.completeExceptionally(f.cause());

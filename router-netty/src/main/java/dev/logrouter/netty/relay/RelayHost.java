@@ -2,6 +2,7 @@ package dev.logrouter.netty.relay;
 
 import io.netty.channel.Channel;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -12,7 +13,10 @@ import java.util.concurrent.TimeoutException;
  * exponential backoff), connecting, or up. A connection that the peer closed while idle is reconnected at once;
  * one that failed (connect, handshake, write) is tried again after the backoff, which doubles with each failure in a
  * row and starts afresh once a batch was written (not at a connect: a host that accepts and then fails every write
- * backs off too).
+ * backs off too). Every failure is this host's own: {@link #poll} reports a failed connect as a checked
+ * {@link ConnectFailure} (never an unchecked exception), and the host is then down until its backoff passed.
+ * {@link #upSinceNanos} tells how long the host has been reachable without a failure (failover's failback waits
+ * for it).
  *
  * <p>Threads: the sink's thread; {@link #describe()} from any (JMX).
  */
@@ -27,6 +31,8 @@ final class RelayHost {
     private CompletableFuture<Channel> connecting;
     private long retryAtNanos;
     private long delayNanos;
+    /** When the host last became reachable after a failure (a clean close by the peer keeps it); -1 while down. */
+    private long upSinceNanos = -1;
     private volatile String state = "not connected";
     private volatile boolean up;
 
@@ -87,14 +93,22 @@ final class RelayHost {
         }
         Channel ch;
         try {
-            ch = waitNanos <= 0 ? connecting.getNow(null) : connecting.get(waitNanos, TimeUnit.NANOSECONDS);
+            if (waitNanos <= 0) {
+                if (!connecting.isDone()) {
+                    return null;
+                }
+                ch = connecting.get(); // done: returns or throws at once
+            } else {
+                ch = connecting.get(waitNanos, TimeUnit.NANOSECONDS);
+            }
         } catch (TimeoutException e) {
             return null;
-        } catch (ExecutionException e) {
+        } catch (ExecutionException | CancellationException e) {
             connecting = null;
-            String why = describe(e.getCause());
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            String why = describe(cause);
             failed("connect failed: " + why, nowNanos);
-            throw new ConnectFailure(destination + ": " + why, e.getCause());
+            throw new ConnectFailure(destination + ": " + why, cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
@@ -104,11 +118,19 @@ final class RelayHost {
             channel = ch;
             state = "up";
             up = true;
+            if (upSinceNanos == -1) {
+                upSinceNanos = nowNanos;
+            }
             // for JMX at once; the sink's thread sees it at its next look (channel()). A host's next connection
             // starts only after this one closed, so this never marks a newer one down.
             ch.closeFuture().addListener(f -> up = false);
         }
         return ch;
+    }
+
+    /** When the host became reachable and has not failed since (clean closes by the peer do not count); -1: down. */
+    long upSinceNanos() {
+        return upSinceNanos;
     }
 
     /** A batch was written on this connection: the next failure starts the backoff afresh. */
@@ -123,6 +145,7 @@ final class RelayHost {
     }
 
     private void failed(String why, long nowNanos) {
+        upSinceNanos = -1;
         delayNanos = delayNanos == 0 ? minDelayNanos : Math.min(delayNanos * 2, maxDelayNanos);
         retryAtNanos = nowNanos + delayNanos;
         state = "down: " + why + " (next try " + TimeUnit.NANOSECONDS.toMillis(delayNanos) + " ms later)";

@@ -29,8 +29,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The delivery half of the syslog sink: the pending batch of encoded, framed messages to one host's connection, with
  * one write and flush (UDP: one datagram per message, flushed together); {@link #flush} returns once the write
- * completed on the socket. Which host: in {@code failover} mode the first live one in list order, with the hosts before it probed every
- * {@code failback-after}; in {@code round-robin} mode the next live one. A write that fails closes that connection,
+ * completed on the socket. Which host: in {@code failover} mode the first live one in list order; the hosts before
+ * it are tried again on their own reconnect backoff, and one that has stayed reachable for {@code failback-after}
+ * takes over again; in {@code round-robin} mode the next live one (a host that connects again is used from its next
+ * batch). Each host has its own state ({@link RelayHost}): a failed connect, probe or write marks that host down
+ * and never fails a batch while another host is live. A write that fails closes that connection,
  * schedules its host's reconnect (capped exponential backoff) and sends the whole batch again to the next live host
  * (counted {@code resent}: at least once, so the receiver may get part of the batch twice). With no live host
  * {@link #flush} throws and its caller retries it with backoff.
@@ -88,7 +91,6 @@ final class SyslogDelivery implements SinkDelivery {
     private int active = -1;
     /** round-robin: the host to try first for the next batch. */
     private int next;
-    private long failbackAtNanos;
     private volatile boolean aborted;
 
     private final Counter resent;
@@ -403,14 +405,7 @@ final class SyslogDelivery implements SinkDelivery {
     }
 
     private RelayHost pickRoundRobin(long now) throws IOException {
-        for (RelayHost h : hosts) {
-            if (h.channel(now) == null && h.due(now)) {
-                h.startConnect(connector);
-            }
-            if (h.connecting()) {
-                pollQuietly(h, 0);
-            }
-        }
+        reconnectDue(now);
         for (int k = 0; k < hosts.length; k++) {
             RelayHost h = hosts[(next + k) % hosts.length];
             if (h.channel(now) != null) {
@@ -426,6 +421,38 @@ final class SyslogDelivery implements SinkDelivery {
             }
         }
         throw noLiveHost();
+    }
+
+    /**
+     * round-robin: starts a connect to every host that is down and past its backoff, and looks (without waiting) at
+     * the connects under way; a host that connected takes batches from the next one on. Never throws.
+     */
+    private void reconnectDue(long now) {
+        for (RelayHost h : hosts) {
+            if (h.channel(now) == null && h.due(now)) {
+                h.startConnect(connector);
+            }
+            if (h.connecting()) {
+                pollQuietly(h, 0);
+            }
+        }
+    }
+
+    /**
+     * failover, idle: a connection of the active host that closed (the peer's idle timeout, a reset) is opened
+     * again without waiting for the next batch, so that {@code hosts} tells the truth. Never throws.
+     */
+    private void reconnectActive(long now) {
+        if (active < 0) {
+            return;
+        }
+        RelayHost h = hosts[active];
+        if (h.channel(now) == null && h.due(now)) {
+            h.startConnect(connector);
+        }
+        if (h.connecting()) {
+            pollQuietly(h, 0);
+        }
     }
 
     /** failover: makes host {@code i} the active one, counting a failover or failback. */
@@ -445,14 +472,16 @@ final class SyslogDelivery implements SinkDelivery {
             failovers.inc();
             LOG.log(Level.WARNING, "sink " + name + ": failing over to " + hosts[i].destination()
                     + (previous >= 0 ? " from " + hosts[previous].destination() : "") + "; the hosts before it are "
-                    + "tried again every " + TimeUnit.NANOSECONDS.toMillis(failbackNanos) + " ms");
+                    + "tried again on their reconnect backoff and take over once up for "
+                    + TimeUnit.NANOSECONDS.toMillis(failbackNanos) + " ms");
         }
-        failbackAtNanos = now + failbackNanos;
     }
 
     /**
-     * failover, while a later host is active: every failback-after, starts a connect to each host before it; a
-     * probe that connected makes its host the active one (the probe's connection carries the next batches).
+     * failover, while a later host is active: the hosts before it are tried again on their own backoff
+     * (reconnect-delay doubling to reconnect-delay-max); a host that connected is held as a standby, and once it has
+     * been reachable for failback-after without a failure it becomes the active one (its connection carries the
+     * next batches). A failed try counts against that host only. Never throws.
      */
     private void probeFailback(long now) {
         if (cfg.mode() != Mode.failover || active <= 0) {
@@ -460,17 +489,14 @@ final class SyslogDelivery implements SinkDelivery {
         }
         for (int i = 0; i < active; i++) {
             RelayHost h = hosts[i];
-            if (h.connecting() && pollQuietly(h, 0) != null || h.channel(now) != null) {
+            if (h.connecting()) {
+                pollQuietly(h, 0);
+            } else if (h.channel(now) == null && h.due(now)) {
+                h.startConnect(connector);
+            }
+            if (h.channel(now) != null && now - h.upSinceNanos() >= failbackNanos) {
                 activate(i, now);
                 return;
-            }
-        }
-        if (now - failbackAtNanos >= 0) {
-            failbackAtNanos = now + failbackNanos;
-            for (int i = 0; i < active; i++) {
-                if (hosts[i].channel(now) == null && !hosts[i].connecting()) {
-                    hosts[i].startConnect(connector);
-                }
             }
         }
     }
@@ -574,10 +600,23 @@ final class SyslogDelivery implements SinkDelivery {
         return RelayHost.describe(why != null ? why : f.cause());
     }
 
-    /** Idle time: failback probes go on while no batch comes. */
+    /**
+     * Idle time: failback probes and reconnects go on while no batch comes. Never throws: a host's failure is that
+     * host's state, not the sink's (the sink retries only when a batch finds no live host).
+     */
     @Override
     public void tick() {
-        probeFailback(clock.nanoTime());
+        try {
+            long now = clock.nanoTime();
+            if (cfg.mode() == Mode.failover) {
+                probeFailback(now);
+                reconnectActive(now);
+            } else {
+                reconnectDue(now);
+            }
+        } catch (RuntimeException e) { // a bug: say so, but let the sink go on delivering to the live hosts
+            LOG.log(Level.ERROR, "sink " + name + ": failback probe failed: " + e, e);
+        }
     }
 
     @Override

@@ -36,11 +36,13 @@ public record SyslogSinkConfig(
                 + "connect.", defaultValue = Option.REQUIRED)
         List<String> hosts,
         @Option(doc = "failover: every batch goes to the first live host in list order; after a failover the hosts "
-                + "before the active one are tried again every failback-after, and the first that connects takes "
-                + "over. round-robin: connections to every host, batches spread over the live ones.",
+                + "before the active one are tried again on their reconnect backoff, and the first that stays "
+                + "connected for failback-after takes over. round-robin: connections to every host, batches spread "
+                + "over the live ones; a host that connects again takes batches from then on.",
                 defaultValue = "failover")
         Mode mode,
-        @Option(doc = "With failover: how often a host before the active one (the primary) is tried again.",
+        @Option(doc = "With failover: how long a host before the active one (the primary) must stay reachable, "
+                + "without a failure, before batches move back to it.",
                 defaultValue = "60s")
         TimeSpan failbackAfter,
         @Option(doc = "tcp, tls (RFC 5425; needs tls:), udp (RFC 5426: one message per datagram) or relp (rsyslog's "
