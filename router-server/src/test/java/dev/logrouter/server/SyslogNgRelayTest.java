@@ -31,9 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <ul>
  *   <li>Every field is compared for both formats. The RFC 3164 originals carry no MSGID or structured data, so
  *       those columns are empty on both sides there (an rfc3164 sink could not carry them).</li>
- *   <li>{@code ISODATE} is printed with syslog-ng's default {@code frac-digits(0)}, whole seconds: the sink writes
- *       RFC 5424 timestamps in whole seconds (as syslog-ng's own {@code syslog()} destination does with its default
- *       {@code frac-digits(0)}), so a fraction of a second in an original is not relayed and is not compared.</li>
+ *   <li>{@code ISODATE} is printed with {@code frac-digits(6)}, so fractions of a second are compared too: the sink
+ *       writes an RFC 5424 timestamp with the fraction it came with ({@code .123456}, {@code .003}, {@code .1}), in
+ *       its own offset, and syslog-ng must read the relayed stamp to the microsecond it read the original. An RFC
+ *       3164 stamp has no fraction (on both paths {@code .000000}).</li>
  *   <li>RFC 3164 stamps have neither year nor zone: syslog-ng reads both the original and the relayed stamp in
  *       {@code recv-time-zone("+00:00")} and guesses the same year for both; the router reads the original in
  *       {@code time-zone: UTC}, so the relayed wall-clock time is the original's.</li>
@@ -43,6 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   <li>No original has a nil timestamp (it would be the receive time, different on each path) or a line break in
  *       MSG (it would split the output line).</li>
  * </ul>
+ *
+ * <p>An SD-ID repeated in one message ({@code [meta a="1"][x@1 b="2"][meta c="3"]}, invalid under RFC 5424 but seen
+ * in the wild) is relayed as it came, and syslog-ng keeps its elements apart on both paths.
  *
  * <p>Dotted SD parameter names are left out of the comparison: syslog-ng 3.38 keeps SD as name-value pairs
  * {@code .SDATA.ID.NAME} and, writing them back, takes the last dot as the end of the SD-ID, so
@@ -94,7 +98,11 @@ class SyslogNgRelayTest {
                     + "an empty value",
             "<13>1 2026-11-22T10:00:10Z h app - - - [not sd] MSG that begins with a bracket",
             "<22>1 2026-11-22T10:00:12Z mail postfix/smtpd 2345 - - a slash in the app-name",
-            "<13>1 2026-11-22T10:00:11Z h app 12 - [a@1 v=\"multi word value with = and \\] inside\"] x");
+            "<13>1 2026-11-22T10:00:11Z h app 12 - [a@1 v=\"multi word value with = and \\] inside\"] x",
+            "<13>1 2026-11-22T10:00:13.003Z h app - - - three fraction digits",
+            "<13>1 2026-11-22T10:00:14.1-05:00 h app - - - one fraction digit, a negative offset",
+            "<13>1 2026-11-22T10:00:15.000100+05:30 h app - - - six digits, leading zeros",
+            "<13>1 2026-11-22T10:00:16.25Z h app - - [meta a=\"1\"][x@1 b=\"2\"][meta c=\"3\"] a repeated SD-ID");
 
     @TempDir
     static Path dir;
@@ -119,7 +127,7 @@ class SyslogNgRelayTest {
         Files.writeString(conf, """
                 @version: 3.38
                 options { keep-hostname(yes); use-dns(no); chain-hostnames(no); recv-time-zone("+00:00");
-                          stats-freq(0); };
+                          frac-digits(6); stats-freq(0); };
                 source s_bsd { network(transport(tcp) ip(127.0.0.1) port(%d)); };
                 source s_ietf { syslog(transport(tcp) ip(127.0.0.1) port(%d)); };
                 destination d_bsd { file("%s" %s); };
@@ -236,12 +244,19 @@ class SyslogNgRelayTest {
         // the reference is what it should be: syslog-ng took the originals apart (a few spot checks)
         assertThat(bsdReference.get(0)).endsWith("|13|host1|app|123|||hello world");
         assertThat(bsdReference.get(9)).endsWith("|13|127.0.0.1|app|1|||no hostname: HOST is the sender's address");
-        assertThat(ietfReference.get(0)).isEqualTo("2026-11-22T10:00:00+02:00|165|mymachine.example.com|evntslog|1234|"
-                + "ID47|[exampleSDID@32473 iut=\"3\" eventSource=\"Application\" eventID=\"1011\"][examplePriority@32473 "
-                + "class=\"high\"]|An application event");
+        assertThat(ietfReference.get(0)).isEqualTo("2026-11-22T10:00:00.123456+02:00|165|mymachine.example.com|"
+                + "evntslog|1234|ID47|[exampleSDID@32473 iut=\"3\" eventSource=\"Application\" eventID=\"1011\"]"
+                + "[examplePriority@32473 class=\"high\"]|An application event");
         assertThat(ietfReference.get(7)).as("syslog-ng drops the BOM").endsWith("|13|h|app||||BOM then ünïcödé ✓");
-        assertThat(ietfReference.get(2)).isEqualTo("2026-11-22T10:00:01+00:00|13|h|app|||[a@1 v=\"q\\\"uote\" "
+        assertThat(ietfReference.get(2)).isEqualTo("2026-11-22T10:00:01.000000+00:00|13|h|app|||[a@1 v=\"q\\\"uote\" "
                 + "w=\"br\\]acket\" x=\"back\\\\slash\"]|escapes");
+        assertThat(ietfReference.get(14)).startsWith("2026-11-22T10:00:13.003000+00:00|");
+        assertThat(ietfReference.get(15)).startsWith("2026-11-22T10:00:14.100000-05:00|");
+        assertThat(ietfReference.get(16)).startsWith("2026-11-22T10:00:15.000100+05:30|");
+        assertThat(ietfReference.get(17)).as("syslog-ng keeps a repeated SD-ID's elements apart")
+                .isEqualTo("2026-11-22T10:00:16.250000+00:00|13|h|app|||[meta a=\"1\"][x@1 b=\"2\"][meta c=\"3\"]|"
+                        + "a repeated SD-ID");
+        assertThat(bsdReference.get(0)).startsWith("2026-11-26T10:00:00.000000+00:00|");
     }
 
     /**
@@ -253,6 +268,6 @@ class SyslogNgRelayTest {
     void syslogNgResplitsDottedSdNames() throws Exception {
         List<String> parsed = sendAndCollect("127.0.0.1:" + ietfPort,
                 TestClient.octet("<13>1 2026-11-22T11:00:00Z h app - - [origin x.y=\"1\"] dotted"), ietfOut, 1);
-        assertThat(parsed).containsExactly("2026-11-22T11:00:00+00:00|13|h|app|||[origin.x y=\"1\"]|dotted");
+        assertThat(parsed).containsExactly("2026-11-22T11:00:00.000000+00:00|13|h|app|||[origin.x y=\"1\"]|dotted");
     }
 }

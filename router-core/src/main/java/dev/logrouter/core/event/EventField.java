@@ -7,7 +7,8 @@ package dev.logrouter.core.event;
  * other name, which is a field of the event's name-value table ({@code .SDATA.id.param}, {@code .json.user},
  * {@code my_field}). A header field is written by copying the new value into the event's auxiliary buffer
  * and pointing the field at it; a name-value field is set in the table (a {@code .SDATA.} name keeps its
- * SD-ID, up to the next dot, so that {@code ${SDATA}} still serialises it).
+ * SD-ID, up to the next dot, so that {@code ${SDATA}} still serialises it: a new parameter joins the first element
+ * of its SD-ID, one that is there keeps its element; see {@link StructuredData}).
  *
  * <p>Threads: immutable; the event passed in belongs to the calling thread.
  */
@@ -70,7 +71,15 @@ public final class EventField {
         if (header >= 0) {
             e.setFieldCopy(header, src, off, len);
         } else {
-            e.fields().set(fieldName, src, off, len, sdIdLength);
+            FieldTable t = e.fields();
+            int tag = sdIdLength;
+            if (sdIdLength > 0) { // structured data: a param that is there stays in its element
+                int i = t.indexOf(fieldName);
+                if (i >= 0) {
+                    tag = t.tag(i);
+                }
+            }
+            t.set(fieldName, src, off, len, tag);
         }
     }
 

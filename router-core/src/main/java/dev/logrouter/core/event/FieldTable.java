@@ -16,7 +16,8 @@ import java.util.Arrays;
  *
  * <p>Setting a name that is already present replaces its value (the last value wins, as in syslog-ng).
  * Entries keep their first insertion order. Each entry carries an {@code int} tag free for the writer's
- * use; structured data stores the SD-ID length there so that {@code ${SDATA}} can be re-serialised.
+ * use; structured data stores the SD-ID length and the element it came in there ({@link StructuredData}), so that
+ * {@code ${SDATA}} can be re-serialised.
  *
  * <p>Names are found through an open-addressing hash index (linear probing over entry numbers, at most half
  * full). Its slots carry the generation they were written in, so {@link #clear()} forgets the whole index by

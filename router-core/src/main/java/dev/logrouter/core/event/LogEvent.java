@@ -54,6 +54,9 @@ public final class LogEvent {
     /** PRI used when a message has none (user.notice), as RFC 3164 and syslog-ng do. */
     public static final int DEFAULT_PRI = 13;
 
+    /** Most fraction digits a stamp keeps (microseconds): {@link #stampFracDigits()}. */
+    public static final int MAX_FRAC_DIGITS = 6;
+
     /** Format hints a source gives the parser. */
     public static final byte FORMAT_AUTO = 0;
     public static final byte FORMAT_RFC3164 = 1;
@@ -127,6 +130,7 @@ public final class LogEvent {
     private long stampEpochSecond;
     private int stampMicros;
     private int stampOffsetSeconds;
+    private int stampFracDigits;
 
     /** Transient: the context templates and filters evaluate over, set by the correlator while it evaluates. */
     private EventContext context;
@@ -161,6 +165,7 @@ public final class LogEvent {
         stampEpochSecond = 0;
         stampMicros = 0;
         stampOffsetSeconds = 0;
+        stampFracDigits = 0;
         clearStageState();
     }
 
@@ -231,6 +236,7 @@ public final class LogEvent {
         stampEpochSecond = src.stampEpochSecond;
         stampMicros = src.stampMicros;
         stampOffsetSeconds = src.stampOffsetSeconds;
+        stampFracDigits = src.stampFracDigits;
         clearStageState();
     }
 
@@ -540,11 +546,22 @@ public final class LogEvent {
         return stampSet;
     }
 
+    /** Sets the stamp with no fraction digits of its own ({@link #setStamp(long, int, int, int)} with 0). */
     public void setStamp(long epochSecond, int micros, int offsetSeconds) {
+        setStamp(epochSecond, micros, offsetSeconds, 0);
+    }
+
+    /**
+     * Sets the stamp: seconds since the epoch, microseconds, the zone offset it was written in, and how many
+     * fraction digits it was written with ({@code 2026-11-22T22:14:15.003Z}: 3), which an RFC 5424 relay writes
+     * back ({@link #stampFracDigits()}); values outside 0..6 are clamped to it.
+     */
+    public void setStamp(long epochSecond, int micros, int offsetSeconds, int fracDigits) {
         this.stampSet = true;
         this.stampEpochSecond = epochSecond;
         this.stampMicros = micros;
         this.stampOffsetSeconds = offsetSeconds;
+        this.stampFracDigits = Math.max(0, Math.min(fracDigits, MAX_FRAC_DIGITS));
     }
 
     /** Seconds since the epoch of the message's own timestamp (receive time when it had none and the parser set it so). */
@@ -559,6 +576,15 @@ public final class LogEvent {
     /** The zone offset the timestamp was written in (or the receiver's zone when it had none). */
     public int stampOffsetSeconds() {
         return stampOffsetSeconds;
+    }
+
+    /**
+     * How many fraction digits the stamp was written with, 0..6 (digits beyond the sixth are not kept): 0 for a stamp
+     * without a fraction and for the receive time (syslog-ng's default {@code frac-digits(0)}), 6 for a journal entry
+     * or a JSON envelope's {@code USEC}. The microseconds are {@link #stampMicros()} whatever this is.
+     */
+    public int stampFracDigits() {
+        return stampFracDigits;
     }
 
     // ---------------------------------------------------------------- serial stage (correlation)

@@ -5,10 +5,19 @@ import java.nio.charset.StandardCharsets;
 /**
  * How RFC 5424 structured data is kept in a {@link FieldTable}: one entry per SD-PARAM named
  * {@code .SDATA.<sd-id>.<param-name>} with the unescaped value, and one entry named
- * {@code .SDATA.<sd-id>} with an empty value for an SD-ELEMENT without parameters. The entry's tag is
- * the SD-ID's length, so that an SD-ID containing dots can still be split from the parameter name when
- * {@code ${SDATA}} re-serialises the table. Entries appear in the order first seen; a repeated
- * SD-ID/param pair replaces the value (the last one wins, as in syslog-ng).
+ * {@code .SDATA.<sd-id>} with an empty value for an SD-ELEMENT without parameters. Entries appear in the order
+ * first seen; a repeated SD-ID/param pair replaces the value (the last one wins, as in syslog-ng) and keeps the
+ * entry where it was.
+ *
+ * <p>The entry's tag ({@link FieldTable#tag}) says which element the entry belongs to: its low 16 bits
+ * ({@link #idLength(int)}) are the SD-ID's length, so that an SD-ID containing dots can still be split from the
+ * parameter name; the bits above ({@link #occurrence(int)}) are the occurrence of that SD-ID in the message: 0 for
+ * the first {@code [meta ...]}, 1 for a second {@code [meta ...]} element of the same message, and so on. RFC 5424
+ * wants SD-IDs unique, but messages in the wild repeat them ({@code [meta a="1"][x@1 b="2"][meta c="3"]}), and
+ * {@code ${SDATA}} writes one element per (SD-ID, occurrence), in the order each first appears, so such a message is
+ * relayed as it came. An entry written later (a rewrite, a parser other than the syslog one) has occurrence 0 and
+ * so joins the first element of its SD-ID: a valid message stays valid. Read the tag through {@link #idLength} and
+ * {@link #occurrence}, never as a length.
  *
  * <p>Threads: stateless, any thread.
  */
@@ -18,6 +27,27 @@ public final class StructuredData {
     public static final byte[] PREFIX = ".SDATA.".getBytes(StandardCharsets.US_ASCII);
 
     private StructuredData() {
+    }
+
+    /** Tag bits that hold the SD-ID's length; the bits above them hold the occurrence. */
+    public static final int ID_LENGTH_MASK = 0xffff;
+    private static final int OCCURRENCE_SHIFT = 16;
+    /** Highest occurrence a tag holds; later repeats of an SD-ID share it. */
+    public static final int MAX_OCCURRENCE = 0x7fff;
+
+    /** The tag of an entry whose SD-ID is {@code idLength} bytes long, in the SD-ID's {@code occurrence}-th element. */
+    public static int tag(int idLength, int occurrence) {
+        return Math.min(idLength, ID_LENGTH_MASK) | Math.min(occurrence, MAX_OCCURRENCE) << OCCURRENCE_SHIFT;
+    }
+
+    /** The SD-ID length an entry's tag holds. */
+    public static int idLength(int tag) {
+        return tag & ID_LENGTH_MASK;
+    }
+
+    /** Which element of its SD-ID an entry's tag puts it in: 0 for the first. */
+    public static int occurrence(int tag) {
+        return tag >>> OCCURRENCE_SHIFT;
     }
 
     /** True when entry {@code i} of {@code table} is structured data. */
@@ -39,8 +69,8 @@ public final class StructuredData {
     }
 
     /**
-     * For a name {@code .SDATA.<sd-id>.<param>} (or {@code .SDATA.<sd-id>}), the SD-ID's length, as stored in the
-     * entry's tag: up to the next dot. 0 for any other name.
+     * For a name {@code .SDATA.<sd-id>.<param>} (or {@code .SDATA.<sd-id>}), the SD-ID's length up to the next dot,
+     * which is the tag of an entry a rewrite writes (occurrence 0; {@link #tag}). 0 for any other name.
      */
     public static int sdIdLength(byte[] name) {
         if (!isSdName(name, 0, name.length)) {
@@ -50,6 +80,6 @@ public final class StructuredData {
         while (dot < name.length && name[dot] != '.') {
             dot++;
         }
-        return dot - PREFIX.length;
+        return Math.min(dot - PREFIX.length, ID_LENGTH_MASK);
     }
 }

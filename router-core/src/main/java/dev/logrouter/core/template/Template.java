@@ -722,23 +722,25 @@ public final class Template {
     }
 
     /**
-     * Re-serialises structured data as RFC 5424 SD-ELEMENTs: consecutive entries with the same SD-ID form
-     * one element; {@code "}, {@code \} and {@code ]} in values are escaped with a backslash.
+     * Re-serialises structured data as RFC 5424 SD-ELEMENTs: one element per SD-ID and occurrence
+     * ({@link StructuredData}), in the order each first appears, with every param of it; {@code "}, {@code \} and
+     * {@code ]} in values are escaped with a backslash. A message that repeated an SD-ID
+     * ({@code [meta a="1"][x@1 b="2"][meta c="3"]}) is written as it came; a param a rewrite added to an SD-ID
+     * (occurrence 0) joins its first element, even after other elements.
      */
     static void appendSdata(FieldTable t, ByteBuilder out) {
-        // one SD-ELEMENT per SD-ID (RFC 5424 wants them unique), in the order each ID first appears, with
-        // every param of that ID even when a rewrite added one after other elements
         byte[] d = t.data();
         int n = t.size();
         for (int i = 0; i < n; i++) {
-            if (!StructuredData.isSdEntry(t, i) || sdIdSeenBefore(t, i)) {
+            if (!StructuredData.isSdEntry(t, i) || elementSeenBefore(t, i)) {
                 continue;
             }
             int idOff = sdIdOffset(t, i);
             int idLen = sdIdLength(t, i);
+            int occurrence = StructuredData.occurrence(t.tag(i));
             out.append((byte) '[').append(d, idOff, idLen);
             for (int k = i; k < n; k++) {
-                if (k == i || (StructuredData.isSdEntry(t, k) && sameSdId(t, k, idOff, idLen))) {
+                if (k == i || (StructuredData.isSdEntry(t, k) && sameElement(t, k, idOff, idLen, occurrence))) {
                     appendSdParam(t, k, idLen, out);
                 }
             }
@@ -751,21 +753,23 @@ public final class Template {
     }
 
     private static int sdIdLength(FieldTable t, int i) {
-        return Math.min(t.tag(i), t.nameLength(i) - StructuredData.PREFIX.length);
+        return Math.min(StructuredData.idLength(t.tag(i)), t.nameLength(i) - StructuredData.PREFIX.length);
     }
 
-    private static boolean sameSdId(FieldTable t, int k, int idOff, int idLen) {
+    /** True when entry {@code k} has the SD-ID {@code d[idOff, idOff + idLen)} and the same occurrence. */
+    private static boolean sameElement(FieldTable t, int k, int idOff, int idLen, int occurrence) {
         int off = sdIdOffset(t, k);
-        return sdIdLength(t, k) == idLen
+        return StructuredData.occurrence(t.tag(k)) == occurrence && sdIdLength(t, k) == idLen
                 && java.util.Arrays.equals(t.data(), off, off + idLen, t.data(), idOff, idOff + idLen);
     }
 
-    /** True when an earlier structured-data entry has the same SD-ID as entry {@code i} (it was written with it). */
-    private static boolean sdIdSeenBefore(FieldTable t, int i) {
+    /** True when an earlier structured-data entry is in the same element as entry {@code i} (written with it). */
+    private static boolean elementSeenBefore(FieldTable t, int i) {
         int idOff = sdIdOffset(t, i);
         int idLen = sdIdLength(t, i);
+        int occurrence = StructuredData.occurrence(t.tag(i));
         for (int j = i - 1; j >= 0; j--) { // a param's element is usually the entry just before
-            if (StructuredData.isSdEntry(t, j) && sameSdId(t, j, idOff, idLen)) {
+            if (StructuredData.isSdEntry(t, j) && sameElement(t, j, idOff, idLen, occurrence)) {
                 return true;
             }
         }

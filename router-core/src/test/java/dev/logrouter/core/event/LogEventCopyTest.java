@@ -51,6 +51,7 @@ class LogEventCopyTest {
         assertThat(copy.stampEpochSecond()).isEqualTo(src.stampEpochSecond());
         assertThat(copy.stampMicros()).isEqualTo(3);
         assertThat(copy.stampOffsetSeconds()).isEqualTo(-7 * 3600);
+        assertThat(copy.stampFracDigits()).isEqualTo(6);
         assertThat(copy.isStampSet()).isTrue();
         assertThat(copy.sourceId()).isEqualTo(4);
         assertThat(copy.sinkMask()).isEqualTo(5L);
@@ -84,6 +85,23 @@ class LogEventCopyTest {
         // and the other way round
         copy.fields().set("only-in-copy", "1");
         assertThat(src.fields().get("only-in-copy")).isNull();
+    }
+
+    @Test
+    void fractionDigitsAreSetCopiedAndCleared() {
+        LogEvent e = new LogEvent();
+        e.setStamp(1_700_000_000L, 3_000, 3600, 3);
+        assertThat(e.stampFracDigits()).isEqualTo(3);
+        assertThat(LogEvent.copyOf(e).stampFracDigits()).isEqualTo(3);
+        e.setStamp(1_700_000_000L, 3_000, 3600);
+        assertThat(e.stampFracDigits()).as("the 3-argument stamp has none").isZero();
+        e.setStamp(1_700_000_000L, 3_000, 3600, 9);
+        assertThat(e.stampFracDigits()).as("at most 6").isEqualTo(6);
+        LogEvent reused = LogEvent.copyOf(e);
+        reused.copyFrom(new LogEvent());
+        assertThat(reused.stampFracDigits()).isZero();
+        e.clear();
+        assertThat(e.stampFracDigits()).isZero();
     }
 
     @Test

@@ -61,6 +61,76 @@ class FormatSyslogRfc5424Test {
     }
 
     @Test
+    void theTemplateFunctionWritesWholeSeconds() {
+        LogEvent e = FormatJsonTest.ietf("<13>1 2026-11-22T22:14:15.003Z h app - - - x");
+        assertThat(render(e)).isEqualTo("<13>1 2026-11-22T22:14:15+00:00 h app - - - x");
+        assertThat(header(FormatSyslogRfc5424.forZone(ZoneOffset.UTC), e))
+                .startsWith("<13>1 2026-11-22T22:14:15+00:00 ");
+    }
+
+    private static String header(FormatSyslogRfc5424 f, LogEvent e) {
+        ByteBuilder out = new ByteBuilder(16);
+        f.render(e, out);
+        return out.toString();
+    }
+
+    private static String stampAsRelayed(String stamp, int fracDigits) {
+        LogEvent e = FormatJsonTest.ietf("<13>1 " + stamp + " h app - - - x");
+        String out = header(FormatSyslogRfc5424.forZone(ZoneOffset.UTC, fracDigits), e);
+        assertThat(out).startsWith("<13>1 ").endsWith(" h app - - - x");
+        return out.substring("<13>1 ".length(), out.length() - " h app - - - x".length());
+    }
+
+    @Test
+    void aRelayWritesTheFractionAsReceivedInTheStampsOwnOffset() {
+        int asReceived = FormatSyslogRfc5424.FRAC_AS_RECEIVED;
+        assertThat(stampAsRelayed("2026-11-22T22:14:15Z", asReceived)).isEqualTo("2026-11-22T22:14:15+00:00");
+        assertThat(stampAsRelayed("2026-11-22T22:14:15.1Z", asReceived)).isEqualTo("2026-11-22T22:14:15.1+00:00");
+        assertThat(stampAsRelayed("2026-11-22T22:14:15.003Z", asReceived)).isEqualTo("2026-11-22T22:14:15.003+00:00");
+        assertThat(stampAsRelayed("2026-11-22T22:14:15.000000-05:00", asReceived))
+                .isEqualTo("2026-11-22T22:14:15.000000-05:00");
+        assertThat(stampAsRelayed("2026-11-22T10:00:00.123456+02:00", asReceived))
+                .isEqualTo("2026-11-22T10:00:00.123456+02:00");
+        assertThat(stampAsRelayed("2026-11-22T22:14:15.123456789-05:00", asReceived))
+                .isEqualTo("2026-11-22T22:14:15.123456-05:00");
+    }
+
+    @Test
+    void forcedFractionDigitsCutOrPadTheMicroseconds() {
+        assertThat(stampAsRelayed("2026-11-22T22:14:15.123456-05:00", 0)).isEqualTo("2026-11-22T22:14:15-05:00");
+        assertThat(stampAsRelayed("2026-11-22T22:14:15.123456-05:00", 3)).isEqualTo("2026-11-22T22:14:15.123-05:00");
+        assertThat(stampAsRelayed("2026-11-22T22:14:15.1Z", 3)).isEqualTo("2026-11-22T22:14:15.100+00:00");
+        assertThat(stampAsRelayed("2026-11-22T22:14:15.003Z", 6)).isEqualTo("2026-11-22T22:14:15.003000+00:00");
+        assertThat(stampAsRelayed("2026-11-22T22:14:15Z", 6)).isEqualTo("2026-11-22T22:14:15.000000+00:00");
+        assertThat(stampAsRelayed("2026-11-22T22:14:15.999999Z", 1)).as("cut, not rounded")
+                .isEqualTo("2026-11-22T22:14:15.9+00:00");
+        assertThatThrownBy(() -> FormatSyslogRfc5424.forZone(ZoneOffset.UTC, 7))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0..6");
+    }
+
+    @Test
+    void aRenderedFractionParsesBackToTheSameStamp() {
+        FormatSyslogRfc5424 f = FormatSyslogRfc5424.forZone(ZoneOffset.UTC, FormatSyslogRfc5424.FRAC_AS_RECEIVED);
+        for (String stamp : new String[] {"2003-10-11T22:14:15.000003-07:00", "2026-11-22T22:14:15.5+05:30",
+                "2026-11-22T22:14:15.12Z"}) {
+            LogEvent e = FormatJsonTest.ietf("<13>1 " + stamp + " h app - - - x");
+            LogEvent again = FormatJsonTest.ietf(header(f, e));
+            assertThat(again.stampEpochSecond()).as(stamp).isEqualTo(e.stampEpochSecond());
+            assertThat(again.stampMicros()).as(stamp).isEqualTo(e.stampMicros());
+            assertThat(again.stampOffsetSeconds()).as(stamp).isEqualTo(e.stampOffsetSeconds());
+            assertThat(again.stampFracDigits()).as(stamp).isEqualTo(e.stampFracDigits());
+            assertThat(header(f, again)).isEqualTo(header(f, e));
+        }
+    }
+
+    @Test
+    void repeatedSdIdsAreWrittenAsTheyCame() {
+        String sd = "[meta a=\"1\"][x@1 b=\"2\"][meta c=\"3\"]";
+        LogEvent e = FormatJsonTest.ietf("<13>1 2026-11-22T22:14:15Z h app - - " + sd + " x");
+        assertThat(render(e)).isEqualTo("<13>1 2026-11-22T22:14:15+00:00 h app - - " + sd + " x");
+    }
+
+    @Test
     void takesNoArguments() {
         assertThatThrownBy(() -> Template.compile("$(format-syslog-rfc5424 --x)", ZoneOffset.UTC))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes no arguments");

@@ -3,6 +3,7 @@ package dev.logrouter.core.template;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.logrouter.core.event.EventField;
 import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.parse.syslog.SyslogHeaderParser;
 
@@ -243,6 +244,50 @@ class TemplateTest {
         String sd = "[a.b@1 x=\"1\" y=\"2\"][solo][c@2 z=\"\"]";
         LogEvent e = ietf("<13>1 2024-01-01T00:00:00Z h app - - " + sd + " m");
         assertThat(render("${SDATA}", e)).isEqualTo(sd);
+    }
+
+    @Test
+    void sdataKeepsRepeatedSdIdsAsSeparateElementsInOrder() {
+        // invalid under RFC 5424 but seen in the wild; syslog-ng 3.38 writes it back as it came
+        String sd = "[meta a=\"1\"][x@1 b=\"2\"][meta c=\"3\"]";
+        assertThat(render("${SDATA}", ietf("<13>1 2024-01-01T00:00:00Z h app - - " + sd + " m"))).isEqualTo(sd);
+        String more = "[meta][x@1 b=\"2\"][meta c=\"3\" d=\"4\"][x@1 e=\"5\"][meta f=\"6\"]";
+        assertThat(render("${SDATA}", ietf("<13>1 2024-01-01T00:00:00Z h app - - " + more + " m"))).isEqualTo(more);
+        String adjacent = "[a@1 x=\"1\"][a@1 y=\"2\"]";
+        assertThat(render("${SDATA}", ietf("<13>1 2024-01-01T00:00:00Z h app - - " + adjacent + " m")))
+                .isEqualTo(adjacent);
+    }
+
+    @Test
+    void aParamRepeatedInALaterElementIsOneValueInItsFirstElement() {
+        // as syslog-ng 3.38: the last value, where the param was first seen; an element left empty is not written
+        LogEvent e = ietf("<13>1 2024-01-01T00:00:00Z h app - - [meta a=\"1\" b=\"x\"][x@1 k=\"v\"][meta a=\"2\"] m");
+        assertThat(render("${SDATA}", e)).isEqualTo("[meta a=\"2\" b=\"x\"][x@1 k=\"v\"]");
+        LogEvent twice = ietf("<13>1 2024-01-01T00:00:00Z h app - - [ex@32473 a=\"1\"][ex@32473 a=\"2\"] m");
+        assertThat(render("${SDATA}", twice)).isEqualTo("[ex@32473 a=\"2\"]");
+    }
+
+    @Test
+    void aParamARewriteAddsJoinsTheFirstElementOfItsSdId() {
+        LogEvent e = ietf("<13>1 2024-01-01T00:00:00Z h app - - [meta a=\"1\"][x@1 b=\"2\"][meta c=\"3\"] m");
+        byte[] v = "9".getBytes(StandardCharsets.US_ASCII);
+        EventField.of(".SDATA.meta.z").set(e, v, 0, 1);
+        EventField.of(".SDATA.x@1.y").set(e, v, 0, 1);
+        EventField.of(".SDATA.new@1.k").set(e, v, 0, 1);
+        // a param that is there keeps its element when a rewrite changes it
+        EventField.of(".SDATA.meta.c").set(e, v, 0, 1);
+        assertThat(render("${SDATA}", e))
+                .isEqualTo("[meta a=\"1\" z=\"9\"][x@1 b=\"2\" y=\"9\"][meta c=\"9\"][new@1 k=\"9\"]");
+        // a valid message plus a rewrite stays valid: one element per SD-ID
+        LogEvent valid = ietf("<13>1 2024-01-01T00:00:00Z h app - - [meta a=\"1\"][x@1 b=\"2\"] m");
+        EventField.of(".SDATA.meta.z").set(valid, v, 0, 1);
+        assertThat(render("${SDATA}", valid)).isEqualTo("[meta a=\"1\" z=\"9\"][x@1 b=\"2\"]");
+    }
+
+    @Test
+    void aCopyKeepsTheElements() {
+        LogEvent e = ietf("<13>1 2024-01-01T00:00:00Z h app - - [meta a=\"1\"][x@1 b=\"2\"][meta c=\"3\"] m");
+        assertThat(render("${SDATA}", LogEvent.copyOf(e))).isEqualTo("[meta a=\"1\"][x@1 b=\"2\"][meta c=\"3\"]");
     }
 
     @Test

@@ -417,7 +417,7 @@ public final class JournaldSource implements Source {
         long us = je.number(JournalEntry.REALTIME);
         if (us >= 0) {
             long sec = us / 1_000_000;
-            e.setStamp(sec, (int) (us % 1_000_000), offsetAt(sec));
+            e.setStamp(sec, (int) (us % 1_000_000), offsetAt(sec), LogEvent.MAX_FRAC_DIGITS); // real microseconds
         }
         for (int i = 0; i < je.pairs; i++) {
             byte[] n = je.pairNames[i];

@@ -143,6 +143,7 @@ class JournaldSourceTest {
         assertThat(ssh.stampEpochSecond()).isEqualTo(1_700_000_000L);
         assertThat(ssh.stampMicros()).isEqualTo(123_456);
         assertThat(ssh.stampOffsetSeconds()).isEqualTo(3600); // Berlin in November
+        assertThat(ssh.stampFracDigits()).isEqualTo(6); // real microseconds: an RFC 5424 relay writes all 6
         assertThat(ssh.fields().get(".journald._SYSTEMD_UNIT")).isEqualTo("ssh.service");
         assertThat(ssh.fields().get(".journald._COMM")).isEqualTo("sshd-session");
         assertThat(ssh.fields().get(".journald.SYSLOG_PID")).isEqualTo("41");

@@ -37,16 +37,18 @@ final class SyslogEncoder implements SinkEncoder {
 
     /**
      * @param framing     null for UDP and RELP: the message alone
+     * @param fracDigits  rfc5424: digits of the timestamp's fraction, 0..6, or
+     *                    {@link FormatSyslogRfc5424#FRAC_AS_RECEIVED} (as many as the stamp had)
      * @param maxDatagram with framing null: longer messages are cut to it and counted in {@code truncated}; 0: no
      *                    limit (RELP)
      */
-    SyslogEncoder(Format format, Framing framing, String bodyTemplate, ZoneId zone, int maxDatagram,
+    SyslogEncoder(Format format, Framing framing, String bodyTemplate, ZoneId zone, int fracDigits, int maxDatagram,
                   Counter truncated) {
         this.format = format;
         this.framing = framing;
         this.maxDatagram = framing == null ? maxDatagram : 0;
         this.truncated = truncated;
-        this.rfc5424 = FormatSyslogRfc5424.forZone(zone);
+        this.rfc5424 = FormatSyslogRfc5424.forZone(zone, fracDigits);
         if (format == Format.rfc3164) {
             // syslog-ng's network() destination: "<PRI>" then the file format "DATE HOST MSGHDRMSG"
             this.template = Template.compile("<${PRI}>${DATE} ${HOST} ${MSGHDR}"

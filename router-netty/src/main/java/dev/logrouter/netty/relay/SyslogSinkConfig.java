@@ -2,6 +2,7 @@ package dev.logrouter.netty.relay;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.logrouter.core.event.LogEvent;
 import dev.logrouter.core.journal.JournalConfig;
 import dev.logrouter.core.journal.Buffer;
 import dev.logrouter.core.journal.SinkBuffers;
@@ -15,6 +16,7 @@ import dev.logrouter.core.sink.Sink;
 import dev.logrouter.core.sink.SinkConfig;
 import dev.logrouter.core.sink.SinkContext;
 import dev.logrouter.core.sink.SinkEncoder;
+import dev.logrouter.core.template.FormatSyslogRfc5424;
 import dev.logrouter.core.template.Template;
 import dev.logrouter.netty.tls.ClientTls;
 import dev.logrouter.netty.tls.TlsClientConfig;
@@ -52,11 +54,18 @@ public record SyslogSinkConfig(
         @Option(doc = "TLS client options, with transport: tls, or with transport: relp for RELP over TLS.",
                 defaultValue = Option.NONE)
         TlsClientConfig tls,
-        @Option(doc = "rfc5424: <PRI>1 ISODATE HOST PROGRAM PID MSGID SDATA MSG, as $(format-syslog-rfc5424); "
-                + "rfc3164: <PRI>DATE HOST PROGRAM[PID]: MSG, as syslog-ng's network() destination writes it; raw: "
-                + "the bytes as received (no framing of the sender's; a message made by PatternDB correlation has "
-                + "none and is written as rfc5424).", defaultValue = "rfc5424")
+        @Option(doc = "rfc5424: <PRI>1 ISODATE HOST PROGRAM PID MSGID SDATA MSG, as $(format-syslog-rfc5424) but "
+                + "with the timestamp's fraction of a second (see frac-digits); rfc3164: <PRI>DATE HOST PROGRAM[PID]: "
+                + "MSG, as syslog-ng's network() destination writes it; raw: the bytes as received (no framing of the "
+                + "sender's; a message made by PatternDB correlation has none and is written as rfc5424).",
+                defaultValue = "rfc5424")
         Format format,
+        @Option(doc = "rfc5424 (and raw messages written as rfc5424): digits of the timestamp's fraction of a second, "
+                + "0..6 (syslog-ng's frac-digits(): the microseconds cut, or padded with zeros, to that many; 0 writes "
+                + "whole seconds). Unset: as many as the message's stamp had (2026-11-22T22:14:15.003Z is written "
+                + ".003; a stamp without a fraction, or the receive time, none; a journal entry 6).",
+                defaultValue = Option.NONE)
+        Integer fracDigits,
         @Option(doc = "octet-counted (LEN SP MSG, RFC 6587/5425) or lf (MSG LF). Default: octet-counted for rfc5424, "
                 + "raw and tls, lf for rfc3164 over tcp. UDP has no framing: one message per datagram; RELP frames "
                 + "each message itself (framing is ignored with transport: relp).",
@@ -142,6 +151,10 @@ public record SyslogSinkConfig(
             throw new IllegalArgumentException("max-datagram-size must be 64..65507 bytes, got "
                     + maxDatagramSize.bytes());
         }
+        if (fracDigits != null && (fracDigits < 0 || fracDigits > LogEvent.MAX_FRAC_DIGITS)) {
+            throw new IllegalArgumentException("frac-digits must be 0..6 (digits of the timestamp's fraction of a "
+                    + "second; leave it out to keep as many as each message had), got " + fracDigits);
+        }
         if (window != null && (window < 1 || window > 1 << 20)) {
             throw new IllegalArgumentException("window must be 1..1048576, got " + window);
         }
@@ -208,6 +221,7 @@ public record SyslogSinkConfig(
     public SinkEncoder encoder(SinkContext ctx) {
         Counter truncated = ctx.metrics().counter("truncated", "UDP: messages cut to max-datagram-size.");
         return new SyslogEncoder(format, effectiveFraming(), template, ctx.zone(),
+                fracDigits == null ? FormatSyslogRfc5424.FRAC_AS_RECEIVED : fracDigits,
                 transport == Transport.udp ? maxDatagramSize.intBytes() : 0, truncated);
     }
 

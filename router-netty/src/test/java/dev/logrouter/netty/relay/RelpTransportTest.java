@@ -350,15 +350,15 @@ class RelpTransportTest {
     /** {@code transport: relp}, format raw (each message exactly as the test wrote it), window 128. */
     private static SyslogSinkConfig config(String host, TlsClientConfig tls, String writeTimeout) {
         return new SyslogSinkConfig("relp", List.of(host), Mode.failover, TimeSpan.parse("60s"), Transport.relp, tls,
-                Format.raw, null, null, ByteSize.parse("65000"), TimeSpan.parse("5s"), TimeSpan.parse(writeTimeout),
-                WINDOW, TimeSpan.parse("1ms"), TimeSpan.parse("50ms"), 1000, ByteSize.parse("1MiB"),
-                TimeSpan.parse("250ms"), -1, null, Buffer.memory, JournalConfig.defaults(), TimeSpan.parse("5s"),
-                Overflow.block, null);
+                Format.raw, null, null, null, ByteSize.parse("65000"), TimeSpan.parse("5s"),
+                TimeSpan.parse(writeTimeout), WINDOW, TimeSpan.parse("1ms"), TimeSpan.parse("50ms"), 1000,
+                ByteSize.parse("1MiB"), TimeSpan.parse("250ms"), -1, null, Buffer.memory, JournalConfig.defaults(),
+                TimeSpan.parse("5s"), Overflow.block, null);
     }
 
     private static SyslogSinkConfig withWindow(int window) {
         return new SyslogSinkConfig("relp", List.of("127.0.0.1:1"), Mode.failover, TimeSpan.parse("60s"),
-                Transport.relp, null, Format.raw, null, null, ByteSize.parse("65000"), TimeSpan.parse("5s"),
+                Transport.relp, null, Format.raw, null, null, null, ByteSize.parse("65000"), TimeSpan.parse("5s"),
                 TimeSpan.parse("30s"), window, TimeSpan.parse("1ms"), TimeSpan.parse("50ms"), 1000,
                 ByteSize.parse("1MiB"), TimeSpan.parse("250ms"), -1, null, Buffer.memory, JournalConfig.defaults(),
                 TimeSpan.parse("5s"), Overflow.block, null);

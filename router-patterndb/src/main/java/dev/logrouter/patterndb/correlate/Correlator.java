@@ -442,7 +442,8 @@ public final class Correlator {
             // from the message it is generated for: routes may select on the source
             g.setSource(from.sourceId(), from.sourceName(), from.formatHint(), 0L);
             if (from.isStampSet()) {
-                g.setStamp(from.stampEpochSecond(), from.stampMicros(), from.stampOffsetSeconds());
+                g.setStamp(from.stampEpochSecond(), from.stampMicros(), from.stampOffsetSeconds(),
+                        from.stampFracDigits());
             }
             g.setReceivedMillis(wallMillis.getAsLong());
             return g;

@@ -191,6 +191,7 @@ class CorrelatorTest {
         f.feed(one, r);
         LogEvent two = event(1, "h", "app", "2", "two", r, "step", "two", "key", "k2");
         two.setSource(3, "net-b".getBytes(java.nio.charset.StandardCharsets.UTF_8), LogEvent.FORMAT_AUTO, 0L);
+        two.setStamp(T0 + 1, 3_000, 0, 3); // came as hh:mm:ss.003: every base keeps the 3 digits
         f.feed(two, r);
         List<LogEvent> gen = f.out.subList(2, 6);
         LogEvent last = gen.get(0);
@@ -215,6 +216,11 @@ class CorrelatorTest {
         assertThat(tags(context)).containsExactly(".classifier.cls", "act2");
         assertThat(msg(absent)).isEqualTo("mode null");
         assertThat(absent.fields().size()).isZero();
+        for (LogEvent g : gen) {
+            assertThat(g.stampEpochSecond()).isEqualTo(T0 + 1);
+            assertThat(g.stampMicros()).isEqualTo(3_000);
+            assertThat(g.stampFracDigits()).isEqualTo(3);
+        }
     }
 
     @Test

@@ -20,7 +20,8 @@ import java.io.IOException;
  *   <li>{@code HOST}, {@code PROGRAM}, {@code PID}, {@code MSGID}, {@code MESSAGE} → the header fields;</li>
  *   <li>{@code FACILITY} and {@code PRIORITY} (names or numbers) → PRI (user.notice when absent);</li>
  *   <li>{@code ISODATE} → the stamp (the receive time when absent or unreadable), with {@code USEC} as its
- *       microseconds (ISODATE has whole seconds); {@code DATE} is ignored;</li>
+ *       microseconds (ISODATE has whole seconds) and then 6 fraction digits (else those ISODATE had); {@code DATE}
+ *       is ignored;</li>
  *   <li>{@code TAGS} (comma-separated) → tags; {@code SOURCEIP} → the peer address ({@code $SOURCEIP});</li>
  *   <li>every other member → a name-value pair; objects are flattened with dots ({@code {"a":{"b":1}}} →
  *       {@code a.b}), arrays as {@code name[i]}, and a top-level name starting with {@code _} gets its leading
@@ -131,8 +132,11 @@ final class JsonEnvelopeParser {
         e.setPri(((facility < 0 ? LogEvent.DEFAULT_PRI >> 3 : facility) << 3)
                 | (severity < 0 ? LogEvent.DEFAULT_PRI & 7 : severity));
         if (stamped) {
-            if (timestamp.micros == 0 && usec >= 0) {
-                timestamp.micros = usec; // ISODATE has whole seconds: USEC carries the rest
+            if (usec >= 0) {
+                if (timestamp.micros == 0) {
+                    timestamp.micros = usec; // ISODATE has whole seconds: USEC carries the rest
+                }
+                timestamp.fracDigits = LogEvent.MAX_FRAC_DIGITS; // microseconds: 6 digits, as a relay writes them
             }
             stamps.setScanned(e, timestamp);
         } else {

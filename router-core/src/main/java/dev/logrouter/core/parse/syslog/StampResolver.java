@@ -4,7 +4,9 @@ import dev.logrouter.core.event.CivilTime;
 import dev.logrouter.core.event.LogEvent;
 
 /**
- * Turns a scanned timestamp, or the receive time, into the event's stamp (epoch second, microseconds, offset).
+ * Turns a scanned timestamp, or the receive time, into the event's stamp (epoch second, microseconds, offset, and
+ * the number of fraction digits: as scanned, or 0 for the receive time, as syslog-ng's default
+ * {@code frac-digits(0)} writes it).
  * Zone-less stamps are read in the receiver's zone; a missing year is guessed from the receive time the way
  * syslog-ng does: a December stamp received in January belongs to the previous year, a January stamp received in
  * December to the next one, anything else to the current year (all in the receiver's zone).
@@ -20,12 +22,12 @@ final class StampResolver {
         this.zone = zone;
     }
 
-    /** Stamps the event with its receive time in the receiver's zone. */
+    /** Stamps the event with its receive time in the receiver's zone (no fraction digits of its own). */
     void setReceiveTime(LogEvent e) {
         long millis = e.receivedMillis();
         long second = Math.floorDiv(millis, 1000L);
         int micros = (int) Math.floorMod(millis, 1000L) * 1000;
-        e.setStamp(second, micros, zone.atInstant(second));
+        e.setStamp(second, micros, zone.atInstant(second), 0);
     }
 
     /** Stamps the event with what {@code ts} scanned. */
@@ -37,7 +39,7 @@ final class StampResolver {
         long local = CivilTime.daysFromCivil(year, month, ts.day) * 86400L
                 + ts.hour * 3600L + ts.minute * 60L + ts.second;
         int offset = ts.zoned ? ts.offsetSeconds : zone.atLocal(local);
-        e.setStamp(local - offset, ts.micros, offset);
+        e.setStamp(local - offset, ts.micros, offset, ts.fracDigits);
     }
 
     private long guessYear(long receivedMillis, int month) {

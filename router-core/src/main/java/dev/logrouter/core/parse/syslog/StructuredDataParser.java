@@ -3,10 +3,17 @@ package dev.logrouter.core.parse.syslog;
 import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.StructuredData;
 
+import java.util.Arrays;
+
 /**
  * Parses RFC 5424 STRUCTURED-DATA into a {@link FieldTable} as {@link StructuredData} describes: one entry
  * {@code .SDATA.<id>.<param>} per parameter with the unescaped value, an entry {@code .SDATA.<id>} with an empty
- * value for an element without parameters, the SD-ID length as the entry tag.
+ * value for an element without parameters, the SD-ID length and the occurrence of the SD-ID in the message as the
+ * entry tag ({@link StructuredData#tag}): {@code [meta a="1"][x@1 b="2"][meta c="3"]} puts {@code c} in the second
+ * {@code meta} element, so that {@code ${SDATA}} writes the three elements as they came. A parameter repeated in a
+ * later element of its SD-ID ({@code [meta a="1"][meta a="2"]}) is one entry, the last value, in its first element.
+ * Occurrences are counted for the first {@value #TRACKED_IDS} distinct SD-IDs of a message; the elements of any
+ * further SD-ID are all its first (written as one element, as for entries a rewrite adds).
  *
  * <p>Accepted like syslog-ng 3.38: {@code -} (NIL); elements back to back ({@code [a][b]}); a space after an
  * element ends SD; SD-IDs and parameter names of up to {@value #MAX_NAME} printable ASCII bytes other than
@@ -24,7 +31,15 @@ final class StructuredDataParser {
     /** Longest SD-ID or PARAM-NAME accepted. */
     static final int MAX_NAME = 255;
 
+    /** Distinct SD-IDs whose elements are counted per message. */
+    static final int TRACKED_IDS = 64;
+
     private final byte[] name = new byte[StructuredData.PREFIX.length + MAX_NAME + 1 + MAX_NAME];
+    /** The distinct SD-IDs of the message being parsed: where each is in the frame, and its elements so far. */
+    private final int[] seenStart = new int[TRACKED_IDS];
+    private final int[] seenLength = new int[TRACKED_IDS];
+    private final int[] seenElements = new int[TRACKED_IDS];
+    private int seen;
 
     StructuredDataParser() {
         System.arraycopy(StructuredData.PREFIX, 0, name, 0, StructuredData.PREFIX.length);
@@ -44,6 +59,7 @@ final class StructuredDataParser {
             return p;
         }
         p++;
+        seen = 0;
         int open = 1;
         do {
             if (p >= end || !isNameStart(b[p])) {
@@ -60,8 +76,9 @@ final class StructuredDataParser {
             int prefixLen = StructuredData.PREFIX.length;
             System.arraycopy(b, idStart, name, prefixLen, idLen);
             int idNameLen = prefixLen + idLen;
+            int elementTag = StructuredData.tag(idLen, occurrence(b, idStart, idLen));
             if (p < end && b[p] == ']') {
-                table.set(name, 0, idNameLen, b, p, 0, idLen);
+                table.set(name, 0, idNameLen, b, p, 0, tagFor(table, idNameLen, elementTag));
             }
             name[idNameLen] = '.';
             while (p < end && b[p] != ']') {
@@ -90,7 +107,7 @@ final class StructuredDataParser {
                 p++;
                 System.arraycopy(b, nameStart, name, idNameLen + 1, paramLen);
                 int nameLen = idNameLen + 1 + paramLen;
-                int r = value(table, nameLen, idLen, b, p, end);
+                int r = value(table, nameLen, tagFor(table, nameLen, elementTag), b, p, end);
                 if (r < 0) {
                     return r;
                 }
@@ -110,7 +127,7 @@ final class StructuredDataParser {
     }
 
     /** The quoted value starting at p (after the opening quote); returns the position after the closing quote. */
-    private int value(FieldTable table, int nameLen, int idLen, byte[] b, int p, int end) {
+    private int value(FieldTable table, int nameLen, int tag, byte[] b, int p, int end) {
         int start = p;
         boolean escaped = false;
         boolean hasBackslash = false;
@@ -131,9 +148,9 @@ final class StructuredDataParser {
         }
         int valueEnd = p;
         if (!hasBackslash) {
-            table.set(name, 0, nameLen, b, start, valueEnd - start, idLen);
+            table.set(name, 0, nameLen, b, start, valueEnd - start, tag);
         } else {
-            int entry = table.begin(name, 0, nameLen, idLen);
+            int entry = table.begin(name, 0, nameLen, tag);
             escaped = false;
             for (int i = start; i < valueEnd; i++) {
                 byte c = b[i];
@@ -149,6 +166,39 @@ final class StructuredDataParser {
             }
         }
         return valueEnd + 1;
+    }
+
+    /**
+     * The occurrence of the SD-ID {@code b[start, start + len)} in the message so far (0 for its first element), and
+     * counts this element. An SD-ID past the {@value #TRACKED_IDS} tracked ones is always at its first.
+     */
+    private int occurrence(byte[] b, int start, int len) {
+        for (int i = 0; i < seen; i++) {
+            int s = seenStart[i];
+            if (seenLength[i] == len && Arrays.equals(b, s, s + len, b, start, start + len)) {
+                return seenElements[i]++;
+            }
+        }
+        if (seen < TRACKED_IDS) {
+            seenStart[seen] = start;
+            seenLength[seen] = len;
+            seenElements[seen] = 1;
+            seen++;
+        }
+        return 0;
+    }
+
+    /**
+     * The tag for the entry {@code name[0, nameLen)} of an element tagged {@code elementTag}: that one, except that
+     * in a repeated element an entry that is already there (the parameter was in an earlier element of the SD-ID)
+     * keeps its tag, so that it stays in the element it was first seen in.
+     */
+    private int tagFor(FieldTable table, int nameLen, int elementTag) {
+        if (StructuredData.occurrence(elementTag) == 0) {
+            return elementTag;
+        }
+        int i = table.indexOf(name, 0, nameLen);
+        return i < 0 ? elementTag : table.tag(i);
     }
 
     private static boolean isNameStart(byte c) {

@@ -7,9 +7,10 @@ package dev.logrouter.core.parse.syslog;
  * Cisco PIX/ASA {@code Mmm dd yyyy hh:mm:ss[:]}, Linksys {@code Mmm dd hh:mm:ss yyyy}, BSD
  * {@code Mmm dd hh:mm:ss[.frac]} (no year: {@link #hasYear} is false), each optionally followed by {@code :}.
  * Two-digit fields may be space-padded ({@code " 7"}). Month names need an upper-case first letter; the other two
- * letters are case-insensitive ({@code AUG}). Fractions ({@code .} or {@code ,}) keep at most 6 digits. Zones are
- * {@code Z} or {@code ±hh:mm}; anything else leaves the stamp zone-less ({@link #zoned} false). Values are not
- * range-checked: out-of-range fields roll over when converted, as mktime does.
+ * letters are case-insensitive ({@code AUG}). Fractions ({@code .} or {@code ,}) keep at most 6 digits, and how
+ * many they had ({@link #fracDigits}, at most 6: {@code .123456789} counts as 6), which an RFC 5424 relay writes
+ * back. Zones are {@code Z} or {@code ±hh:mm}; anything else leaves the stamp zone-less ({@link #zoned} false).
+ * Values are not range-checked: out-of-range fields roll over when converted, as mktime does.
  *
  * <p>Threads: a parse worker thread; one instance per worker, not thread-safe.
  */
@@ -24,6 +25,8 @@ final class SyslogTimestampScanner {
     int minute;
     int second;
     int micros;
+    /** How many fraction digits the stamp had, 0..6 (those beyond the sixth are skipped, not counted). */
+    int fracDigits;
     boolean zoned;
     int offsetSeconds;
 
@@ -118,6 +121,7 @@ final class SyslogTimestampScanner {
             year = y;
             hasYear = true;
             micros = 0;
+            fracDigits = 0;
             zoned = false;
             int q = p + 20;
             return b[q] == ':' ? q + 1 : q;
@@ -131,6 +135,7 @@ final class SyslogTimestampScanner {
             year = SyslogBytes.fixedNumber(b, p + 16, end, 4);
             hasYear = true;
             micros = 0;
+            fracDigits = 0;
             zoned = false;
             return p + 20;
         }
@@ -178,9 +183,10 @@ final class SyslogTimestampScanner {
         return p + 8;
     }
 
-    /** Optional {@code .frac} or {@code ,frac}: keeps 6 digits, skips the rest; sets micros. */
+    /** Optional {@code .frac} or {@code ,frac}: keeps 6 digits, skips the rest; sets micros and fracDigits. */
     private int scanFraction(byte[] b, int q, int end) {
         micros = 0;
+        fracDigits = 0;
         if (q >= end || (b[q] != '.' && b[q] != ',')) {
             return q;
         }
@@ -199,6 +205,7 @@ final class SyslogTimestampScanner {
             frac *= 10;
         }
         micros = frac;
+        fracDigits = digits;
         return q;
     }
 

@@ -57,6 +57,23 @@ class JsonEnvelopeParserTest {
                 + "${user.ids[3]}|${TAGS}")).isEqualTo("10.0.0.1|bob|1|2.5|true||a,b");
         assertThat(e.fields().get("empty")).isNull();
         assertThat(e.fields().get("DATE")).isNull();
+        assertThat(e.stampFracDigits()).as("USEC: microseconds").isEqualTo(6);
+    }
+
+    @Test
+    void fractionDigitsComeFromUsecOrFromIsodate() {
+        parse("{\"ISODATE\":\"2026-03-01T10:00:00-05:00\",\"USEC\":\"3\",\"MESSAGE\":\"x\"}");
+        assertThat(e.stampMicros()).isEqualTo(3);
+        assertThat(e.stampFracDigits()).isEqualTo(6);
+        parse("{\"ISODATE\":\"2026-03-01T10:00:00.003-05:00\",\"MESSAGE\":\"x\"}");
+        assertThat(e.stampMicros()).isEqualTo(3_000);
+        assertThat(e.stampFracDigits()).as("as ISODATE had them").isEqualTo(3);
+        parse("{\"ISODATE\":\"2026-03-01T10:00:00-05:00\",\"MESSAGE\":\"x\"}");
+        assertThat(e.stampFracDigits()).isZero();
+        parse("{\"ISODATE\":\"2026-03-01T10:00:00-05:00\",\"USEC\":\"1234567\",\"MESSAGE\":\"x\"}");
+        assertThat(e.stampFracDigits()).as("an unreadable USEC is ignored").isZero();
+        parse("{\"MESSAGE\":\"no stamp\",\"USEC\":\"000250\"}");
+        assertThat(e.stampFracDigits()).as("the receive time").isZero();
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.logrouter.core.parse.syslog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.StructuredData;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -136,6 +137,39 @@ class SyslogHeaderParserTest {
     }
 
     @Test
+    void fractionDigitsAreCountedUpToSix() {
+        assertThat(proto("<13>1 2024-01-01T00:00:00Z h a - - - x").stampFracDigits()).isZero();
+        assertThat(proto("<13>1 2024-01-01T00:00:00.1Z h a - - - x").stampFracDigits()).isEqualTo(1);
+        assertThat(proto("<13>1 2024-01-01T00:00:00.003Z h a - - - x").stampFracDigits()).isEqualTo(3);
+        assertThat(proto("<13>1 2024-01-01T00:00:00.000000Z h a - - - x").stampFracDigits()).isEqualTo(6);
+        LogEvent nine = proto("<13>1 2024-01-01T00:00:00.123456789-05:00 h a - - - x");
+        assertThat(nine.stampFracDigits()).as("digits beyond 6 are cut").isEqualTo(6);
+        assertThat(nine.stampMicros()).isEqualTo(123_456);
+        assertThat(proto("<13>1 2024-01-01T00:00:00.Z h a - - - x").stampFracDigits()).isZero();
+        assertThat(bsd("<13>Mar  1 10:00:00.12 h p: x", NOV_2026).stampFracDigits()).isEqualTo(2);
+        assertThat(bsd("<13>2024-01-01T00:00:00,5 h p: x", NOV_2026).stampFracDigits()).isEqualTo(1);
+        assertThat(bsd("<13>Mar  7 2008 19:06:53 example tag: x", NOV_2026).stampFracDigits()).isZero();
+        assertThat(bsd("<13>Apr 15 21:28:13 2007 linksys app: x", NOV_2026).stampFracDigits()).isZero();
+    }
+
+    @Test
+    void theReceiveTimeHasNoFractionDigitsOfItsOwn() {
+        // NOV_2026 has 123 ms: kept in the micros, not counted as digits (syslog-ng's default frac-digits(0))
+        LogEvent none = bsd("<13>prog: x", NOV_2026);
+        assertThat(none.stampMicros()).isEqualTo(123_000);
+        assertThat(none.stampFracDigits()).isZero();
+        assertThat(proto("<13>1 - h app - - - x").stampFracDigits()).isZero();
+        // a parser reused after a stamp with a fraction does not carry its digits over
+        SyslogHeaderParser p = new SyslogHeaderParser(ZoneOffset.UTC);
+        assertThat(parse(p, "<13>1 2024-01-01T00:00:00.123Z h a - - - x", LogEvent.FORMAT_RFC5424, NOV_2026)
+                .stampFracDigits()).isEqualTo(3);
+        assertThat(parse(p, "<13>Mar  7 2008 19:06:53 example tag: x", LogEvent.FORMAT_RFC3164, NOV_2026)
+                .stampFracDigits()).isZero();
+        assertThat(parse(p, "<13>1 2024-01-01T00:00:00Z h a - - - x", LogEvent.FORMAT_RFC5424, NOV_2026)
+                .stampFracDigits()).isZero();
+    }
+
+    @Test
     void yearInsideLegacyStamps() {
         assertThat(stamp(bsd("<13>Mar  7 2008 19:06:53 example tag: x", NOV_2026)))
                 .isEqualTo("2008-03-07T19:06:53+00:00");
@@ -165,9 +199,49 @@ class SyslogHeaderParserTest {
         LogEvent e = proto("<13>1 2024-01-01T00:00:00Z h app - - [a.b@1 x=\"1\"][solo][a.b@1 x=\"2\" y=\"3\"]");
         assertThat(e.fields().get(".SDATA.a.b@1.x")).isEqualTo("2");
         assertThat(e.fields().get(".SDATA.solo")).isEmpty();
-        assertThat(e.fields().tag(e.fields().indexOf(".SDATA.a.b@1.y".getBytes(StandardCharsets.US_ASCII))))
-                .isEqualTo(5);
+        int y = tagOf(e, ".SDATA.a.b@1.y");
+        assertThat(StructuredData.idLength(y)).isEqualTo(5);
+        assertThat(StructuredData.occurrence(y)).as("in the second a.b@1 element").isEqualTo(1);
+        int x = tagOf(e, ".SDATA.a.b@1.x");
+        assertThat(StructuredData.occurrence(x)).as("a repeated param stays in its first element").isZero();
+        assertThat(StructuredData.idLength(x)).isEqualTo(5);
         assertThat(SyslogRecord.field(e, LogEvent.MSG)).isEmpty();
+    }
+
+    private static int tagOf(LogEvent e, String name) {
+        int i = e.fields().indexOf(name.getBytes(StandardCharsets.US_ASCII));
+        assertThat(i).as(name).isNotNegative();
+        return e.fields().tag(i);
+    }
+
+    @Test
+    void repeatedSdIdsAreCountedPerMessage() {
+        SyslogHeaderParser p = new SyslogHeaderParser(ZoneOffset.UTC);
+        LogEvent e = parse(p, "<13>1 2024-01-01T00:00:00Z h app - - [meta a=\"1\"][x@1 b=\"2\"][meta c=\"3\"]"
+                + "[meta][x@1 d=\"4\"] m", LogEvent.FORMAT_RFC5424, NOV_2026);
+        assertThat(StructuredData.occurrence(tagOf(e, ".SDATA.meta.a"))).isZero();
+        assertThat(StructuredData.occurrence(tagOf(e, ".SDATA.x@1.b"))).isZero();
+        assertThat(StructuredData.occurrence(tagOf(e, ".SDATA.meta.c"))).isEqualTo(1);
+        assertThat(StructuredData.occurrence(tagOf(e, ".SDATA.meta"))).isEqualTo(2);
+        assertThat(StructuredData.occurrence(tagOf(e, ".SDATA.x@1.d"))).isEqualTo(1);
+        assertThat(StructuredData.idLength(tagOf(e, ".SDATA.meta.c"))).isEqualTo(4);
+        // the next message on the same parser counts from 0 again
+        LogEvent next = parse(p, "<13>1 2024-01-01T00:00:00Z h app - - [x@1 b=\"2\"][meta c=\"3\"] m",
+                LogEvent.FORMAT_RFC5424, NOV_2026);
+        assertThat(StructuredData.occurrence(tagOf(next, ".SDATA.meta.c"))).isZero();
+        assertThat(StructuredData.occurrence(tagOf(next, ".SDATA.x@1.b"))).isZero();
+    }
+
+    @Test
+    void sdIdsPastTheTrackedOnesShareTheirFirstElement() {
+        StringBuilder sd = new StringBuilder();
+        for (int i = 0; i < StructuredDataParser.TRACKED_IDS; i++) {
+            sd.append("[id").append(i).append(" p=\"").append(i).append("\"]");
+        }
+        sd.append("[late a=\"1\"][id0 q=\"2\"][late b=\"3\"]");
+        LogEvent e = proto("<13>1 2024-01-01T00:00:00Z h app - - " + sd + " m");
+        assertThat(StructuredData.occurrence(tagOf(e, ".SDATA.id0.q"))).isEqualTo(1);
+        assertThat(StructuredData.occurrence(tagOf(e, ".SDATA.late.b"))).isZero();
     }
 
     @Test
@@ -320,7 +394,8 @@ class SyslogHeaderParserTest {
             "<34>Oct 11 22:14:15 mymachine su: 'su root' failed".getBytes(StandardCharsets.US_ASCII),
             "<189>123: *Mar  1 18:46:11.315: %SYS-5-CONFIG_I: Configured".getBytes(StandardCharsets.US_ASCII),
             ("<165>1 2003-10-11T22:14:15.003Z mymachine.example.com evntslog - ID47 "
-                + "[exampleSDID@32473 iut=\"3\" eventSource=\"App\\\"lication\"] An application event")
+                + "[exampleSDID@32473 iut=\"3\" eventSource=\"App\\\"lication\"][x@1 a=\"1\"][exampleSDID@32473 "
+                + "iut=\"4\" b=\"2\"] An application event, an SD-ID repeated")
                 .getBytes(StandardCharsets.US_ASCII),
         };
         LogEvent e = new LogEvent();

@@ -65,7 +65,7 @@ final class SyslogRecord {
                 continue;
             }
             String name = t.name(i);
-            int idLen = t.tag(i);
+            int idLen = StructuredData.idLength(t.tag(i));
             String id = name.substring(prefix, prefix + idLen);
             String param = name.length() > prefix + idLen ? name.substring(prefix + idLen + 1) : null;
             if (!id.equals(currentId)) {
