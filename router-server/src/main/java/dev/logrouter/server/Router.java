@@ -86,6 +86,10 @@ public final class Router {
     private volatile long switchTimeoutSeconds = STOP_TIMEOUT_SECONDS;
     private boolean started;
     private boolean stopped;
+    /** health.stale-after, in nanoseconds (a reload may change it). */
+    private volatile long staleNanos;
+    /** Configured sources that are not running, with why (a reload could not start them). */
+    private final Map<String, String> notRunning = new java.util.concurrent.ConcurrentHashMap<>();
     /** STARTING, RUNNING or STOPPING (DEGRADED is derived from the sinks when read). */
     private volatile String phase = "STARTING";
     private volatile long startMillis;
@@ -94,6 +98,7 @@ public final class Router {
 
     public Router(RouterConfig cfg) {
         this.cfg = cfg;
+        this.staleNanos = HealthConfig.of(cfg).staleAfter().nanos();
         ZoneId zone = cfg.pipeline().zone();
         pdb = PatternDbService.forRouter(cfg, metrics);
         for (int i = 0; i < cfg.sources().size(); i++) {
@@ -134,10 +139,12 @@ public final class Router {
             throw e;
         }
         MetricGroup health = metrics.group("Router", "main");
-        health.text("state", "STARTING, RUNNING, DEGRADED (a sink is retrying after a failure, or giving failing "
-                + "items up after max-retries: see degradedBy), or STOPPING.", this::state);
-        health.text("degradedBy", "The sinks retrying or giving up now and their last error, empty when none.",
-                this::degradedBy);
+        health.text("state", "STARTING, RUNNING, DEGRADED (a sink is retrying after a failure or giving failing "
+                + "items up after max-retries; a sink has delivered nothing for health.stale-after while it has a "
+                + "backlog; a configured source is not running, or has failed for health.stale-after: see "
+                + "degradedBy), or STOPPING.", this::state);
+        health.text("degradedBy", "What makes the router DEGRADED now, one reason per sink or source, empty when "
+                + "nothing does.", this::degradedBy);
         health.gauge("uptimeSeconds", "Seconds since the router started (0 before).",
                 () -> startMillis == 0 ? 0 : (System.currentTimeMillis() - startMillis) / 1000);
         health.gauge("startTime", "When the router started, in milliseconds since the epoch (0 before).",
@@ -162,28 +169,95 @@ public final class Router {
                 () -> "reset " + metrics.resetCounters() + " counters");
     }
 
-    /** STARTING, RUNNING, DEGRADED or STOPPING. Any thread. */
+    /**
+     * STARTING, RUNNING, DEGRADED (some sink or source is not doing its job: {@link #problems()}) or STOPPING. Any
+     * thread.
+     */
     public String state() {
         String p = phase;
-        if (p.equals("RUNNING")) {
-            for (SinkHandler h : pipeline.sinkHandlers()) {
-                if (h.degraded()) {
-                    return "DEGRADED";
-                }
-            }
+        if (p.equals("RUNNING") && !problems().isEmpty()) {
+            return "DEGRADED";
         }
         return p;
     }
 
-    /** The sinks retrying or giving up now and their last error, empty when none. Any thread. */
+    /** Why the router is DEGRADED ({@link #problems()} joined), empty when it is not. Any thread. */
     public String degradedBy() {
-        StringBuilder b = new StringBuilder();
+        return String.join("; ", problems());
+    }
+
+    /**
+     * What keeps the router from doing its job now, one line per component, empty when nothing does: a sink that is
+     * retrying or giving items up (at once: it holds the ring), a sink that has delivered nothing for
+     * {@code health.stale-after} while it has a backlog, a configured source that is not running (a reload could not
+     * start it), a source that has failed continuously for {@code health.stale-after}. Any thread; cheap (no I/O).
+     */
+    public List<String> problems() {
+        long now = System.nanoTime();
+        long stale = staleNanos;
+        List<String> out = new ArrayList<>();
         for (SinkHandler h : pipeline.sinkHandlers()) {
             if (h.degraded()) {
-                b.append(b.isEmpty() ? "" : "; ").append("sink ").append(h.name()).append(": ").append(h.lastError());
+                out.add("sink " + h.name() + ": " + h.lastError());
+            } else {
+                String why = h.stalled(now, stale);
+                if (why != null) {
+                    out.add("sink " + h.name() + ": " + why);
+                }
             }
         }
-        return b.toString();
+        notRunning.forEach((name, why) -> out.add("source " + name + " is not running: " + why));
+        for (Source s : sources) {
+            String why = s.failing(now, stale);
+            if (why != null) {
+                out.add("source " + s.name() + ": " + why);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The router's and each component's state as JSON, for {@code /health?verbose} and {@code /status}: the state,
+     * the problems, each configured source (running or not, and why) and each sink (its handler's state, last error,
+     * and whether it is stalled). Any thread.
+     */
+    public String statusJson() {
+        long now = System.nanoTime();
+        long stale = staleNanos;
+        Map<String, Object> root = new java.util.LinkedHashMap<>();
+        root.put("state", state());
+        root.put("problems", problems());
+        root.put("staleAfterSeconds", TimeUnit.NANOSECONDS.toSeconds(stale));
+        root.put("uptimeSeconds", startMillis == 0 ? 0 : (System.currentTimeMillis() - startMillis) / 1000);
+        Map<String, Object> srcs = new java.util.LinkedHashMap<>();
+        for (SourceConfig sc : cfg.sources()) {
+            Map<String, Object> one = new java.util.LinkedHashMap<>();
+            Source running = sources.stream().filter(s -> s.name().equals(sc.name())).findFirst().orElse(null);
+            one.put("running", running != null);
+            if (running != null) {
+                one.put("address", running.boundAddress());
+                one.put("failing", running.failing(now, stale));
+            } else {
+                one.put("why", notRunning.getOrDefault(sc.name(), phase));
+            }
+            srcs.put(sc.name(), one);
+        }
+        root.put("sources", srcs);
+        Map<String, Object> snks = new java.util.LinkedHashMap<>();
+        for (SinkHandler h : pipeline.sinkHandlers()) {
+            Map<String, Object> one = new java.util.LinkedHashMap<>();
+            one.put("state", h.state());
+            one.put("lastError", h.lastError());
+            one.put("stalled", h.stalled(now, stale));
+            snks.put(h.name(), one);
+        }
+        root.put("sinks", snks);
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+                    .writeValueAsString(root) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** One parser per parse worker: the syslog header, then the routes (each worker its own instances). */
@@ -244,7 +318,7 @@ public final class Router {
         HttpConfig httpCfg = MonitoringConfig.of(cfg).http();
         if (httpCfg != null) {
             try {
-                http = MonitoringHttp.start(httpCfg, metrics, this::state, this::degradedBy);
+                http = MonitoringHttp.start(httpCfg, metrics, this::state, this::degradedBy, this::statusJson);
             } catch (Exception e) {
                 closeJmx();
                 throw new java.io.IOException("monitoring HTTP on " + httpCfg.bind() + ":" + httpCfg.port() + ": "
@@ -415,6 +489,7 @@ public final class Router {
                     + "): nothing was applied");
         }
         cfg = next;
+        staleNanos = HealthConfig.of(next).staleAfter().nanos();
         pdb = nextPdb;
         sinkIds.clear();
         sinkIds.putAll(nextSinkIds);
@@ -461,16 +536,20 @@ public final class Router {
                             pipeline::completedSequence, next.pipeline().ioThreads(), shared));
                     src.start();
                     sources.add(src);
+                    notRunning.remove(sc.name());
                 } catch (Exception e) {
                     if (src != null) {
                         src.close(); // what it bound or started; the next reload tries it again (not running)
                     }
                     failed.add("source " + sc.name() + " did not start: " + e.getMessage());
+                    notRunning.put(sc.name(), "did not start at the reload of " + java.time.Instant.now() + ": "
+                            + e.getMessage());
                     LOG.log(System.Logger.Level.ERROR, "reload: source " + sc.name() + " did not start: " + e);
                 }
             }
         }
         for (String n : removedSources) {
+            notRunning.remove(n);
             removeGroup("Source", n);
         }
         for (String n : removedSinks) {

@@ -24,6 +24,8 @@ public final class ServerComponents implements ComponentProvider {
     public void register(ComponentRegistry registry) {
         registry.section(MonitoringConfig.KEY, MonitoringConfig.class, "JMX, HTTP /metrics and /health, statistics.")
                 .section(LoggingConfig.KEY, LoggingConfig.class, "The router's diagnostics on stderr: their level.")
+                .section(HealthConfig.KEY, HealthConfig.class, "When /health and the router's state call a sink or "
+                        + "source unhealthy.")
                 .nested("monitoring.jmx", JmxConfig.class)
                 .nested("monitoring.jmx.tls", JmxTlsConfig.class)
                 .nested("monitoring.http", HttpConfig.class)

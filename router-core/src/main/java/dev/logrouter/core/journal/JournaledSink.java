@@ -93,6 +93,8 @@ public final class JournaledSink implements Sink {
     private volatile boolean stopping;
     private volatile boolean aborted;
     private volatile String lastDeliveryError = "";
+    /** When the delivery thread last took a batch to the destination or found nothing to deliver (nanoTime). */
+    private volatile long progressNanos = System.nanoTime();
     private final Counter reopens;
 
     private final Counter delivered;
@@ -163,6 +165,26 @@ public final class JournaledSink implements Sink {
                 + "empty while it works.", () -> journalError);
         this.reopens = metrics.counter("journalReopens", "Times a failed journal was closed and opened again "
                 + "(its recovery reads what really is on disk).");
+    }
+
+    /**
+     * Stalled when the journal has records to deliver and the delivery thread has taken none to the destination (nor
+     * found the journal empty) for {@code staleNanos}: the destination is down or refuses, and the backlog grows.
+     */
+    @Override
+    public String stalled(long nowNanos, long staleNanos) {
+        Journal j = journal;
+        long since = nowNanos - progressNanos;
+        if (j == null || since < staleNanos) {
+            return null;
+        }
+        long backlog = j.backlogRecords();
+        if (backlog == 0) {
+            return null;
+        }
+        String why = lastDeliveryError;
+        return "no delivery for " + TimeUnit.NANOSECONDS.toSeconds(since) + " s with " + backlog
+                + " records in the journal" + (why.isEmpty() ? "" : " (last error: " + why + ")");
     }
 
     /** Opens (and recovers) the journal and starts the delivery thread. */
@@ -545,6 +567,7 @@ public final class JournaledSink implements Sink {
                             break; // backlog delivered
                         }
                         long now = System.nanoTime();
+                        progressNanos = now; // nothing to deliver: not stalled
                         if (now - lastTick >= TICK_NANOS) {
                             lastTick = now;
                             delivery.tick(); // idle: the delivery's housekeeping (idle files, failback probes)
@@ -557,6 +580,7 @@ public final class JournaledSink implements Sink {
                 }
                 reader.acknowledge(batch.lastSeq); // throws while the cursor cannot move: only this is retried
                 delivered.add(batch.count);
+                progressNanos = System.nanoTime();
                 batch.clear();
                 backoff = MIN_BACKOFF_NANOS;
             } catch (Exception thrown) {

@@ -160,6 +160,16 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         return lastError;
     }
 
+    /** RUNNING, RETRYING, STOPPED or GIVING_UP. Any thread. */
+    public String state() {
+        return STATE_NAMES[state];
+    }
+
+    /** {@link Sink#stalled} of the sink this handler runs now. Any thread. */
+    public String stalled(long nowNanos, long staleNanos) {
+        return sink.stalled(nowNanos, staleNanos);
+    }
+
     /** True while the sink is retrying or, after max-retries ran out, giving failing items up. Any thread. */
     public boolean degraded() {
         int st = state;

@@ -66,6 +66,19 @@ public interface Sink {
     default void abort() {
     }
 
+    /**
+     * Why this sink has delivered nothing for at least {@code staleNanos} while it has events to deliver (a
+     * journaled sink whose destination is down: its backlog grows while the ring moves on), or null when it
+     * delivers or has nothing to deliver. For {@code /health}: any thread, cheap (no I/O). The default: null (a
+     * sink that cannot take its batch fails its flush, which the handler shows as retrying).
+     *
+     * @param nowNanos   {@link System#nanoTime()} now
+     * @param staleNanos {@code health.stale-after}
+     */
+    default String stalled(long nowNanos, long staleNanos) {
+        return null;
+    }
+
     /** Flushes and releases resources; called once, on the sink thread, when the pipeline stops. */
     void close() throws Exception;
 }

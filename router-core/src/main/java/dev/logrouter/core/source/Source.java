@@ -28,6 +28,18 @@ public interface Source extends AutoCloseable {
     /** Lets open connections finish, then waits until every message read is in the ring; false on timeout. */
     boolean awaitPublished(long timeout, TimeUnit unit) throws InterruptedException;
 
+    /**
+     * Why this source has failed continuously for at least {@code staleNanos} (a journald source whose
+     * {@code journalctl} cannot start), or null while it works. For {@code /health}: any thread, cheap (no I/O).
+     * The default: null (a source that runs listens; one that could not start is not running at all).
+     *
+     * @param nowNanos   {@link System#nanoTime()} now
+     * @param staleNanos {@code health.stale-after}
+     */
+    default String failing(long nowNanos, long staleNanos) {
+        return null;
+    }
+
     @Override
     void close();
 }

@@ -52,6 +52,8 @@ public final class JournaldSource implements Source {
     private static final Logger LOG = System.getLogger(JournaldSource.class.getName());
     static final int MAX_BATCH = 256;
     private static final long FIRST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** A journalctl that ran this long without ending worked: a failure after it starts a new failing period. */
+    private static final long STABLE_RUN_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(30);
     /** Jackson buffers a string value whole: longer ones lose their entry (counted). */
     private static final int MIN_STRING_LIMIT = 16 << 20;
@@ -78,6 +80,11 @@ public final class JournaldSource implements Source {
     private volatile boolean stopReading;
     private volatile boolean closing;
     private volatile Process process;
+    /** Since when journalctl keeps failing (could not start, or ends by itself), nanoTime; 0 while it works. */
+    private volatile long failingSinceNanos;
+    /** When the running journalctl started, nanoTime; 0 while none runs. */
+    private volatile long runningSinceNanos;
+    private volatile String failure = "";
     /** The cursor journalctl starts after: the file's at start, then the last one published (reader thread). */
     private String lastCursor;
     private long readerErrorsSeen;
@@ -221,12 +228,14 @@ public final class JournaldSource implements Source {
                     p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(DEV_NULL)).start();
                 } catch (IOException e) {
                     errors.inc();
+                    failed("cannot start " + cfg.journalctl() + ": " + e.getMessage());
                     LOG.log(Level.WARNING, "source " + cfg.name() + ": cannot start " + cfg.journalctl() + ": "
                             + e.getMessage() + "; trying again in " + TimeUnit.NANOSECONDS.toSeconds(backoff) + " s");
                     backoff = pause(backoff);
                     continue;
                 }
                 process = p;
+                runningSinceNanos = System.nanoTime();
                 if (stopReading) { // stopAccepting came while it started
                     p.destroy();
                 }
@@ -240,6 +249,7 @@ public final class JournaldSource implements Source {
                     break;
                 }
                 errors.inc();
+                failed(cfg.journalctl() + " exited with status " + code + stderr.text());
                 if (received.total() > before) { // it worked for a while: start again soon
                     backoff = FIRST_BACKOFF_NANOS;
                 }
@@ -258,6 +268,35 @@ public final class JournaldSource implements Source {
             }
             readerDone.countDown();
         }
+    }
+
+    /**
+     * journalctl failed (reader thread): the failure goes on since the first failure after the last run that
+     * lasted {@link #STABLE_RUN_NANOS}.
+     */
+    private void failed(String why) {
+        long now = System.nanoTime();
+        long ran = runningSinceNanos;
+        runningSinceNanos = 0;
+        failure = why;
+        if (failingSinceNanos == 0 || (ran != 0 && now - ran >= STABLE_RUN_NANOS)) {
+            failingSinceNanos = now;
+        }
+    }
+
+    /**
+     * Failing while journalctl cannot start or keeps ending by itself, for {@code staleNanos} or more; a journalctl
+     * that has run for {@link #STABLE_RUN_NANOS} ends it.
+     */
+    @Override
+    public String failing(long nowNanos, long staleNanos) {
+        long since = failingSinceNanos;
+        long running = runningSinceNanos;
+        if (since == 0 || nowNanos - since < staleNanos
+                || (running != 0 && nowNanos - running >= STABLE_RUN_NANOS)) {
+            return null;
+        }
+        return "failing for " + TimeUnit.NANOSECONDS.toSeconds(nowNanos - since) + " s: " + failure;
     }
 
     /** Waits {@code backoff} (or until stopped) before a restart; returns the next backoff. */

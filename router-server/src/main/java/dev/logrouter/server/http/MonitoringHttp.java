@@ -34,8 +34,12 @@ import javax.net.ssl.SSLContext;
  *   <li>{@code GET /metrics}: every metric of the router in the Prometheus text format 0.0.4, rendered by
  *       {@link StatsFormat#PROMETHEUS} from the in-process registry: the same text {@code stats --format prometheus}
  *       prints from JMX;</li>
- *   <li>{@code GET /health}: 200 {@code RUNNING} while the router runs; 503 with the state ({@code DEGRADED},
- *       {@code STARTING}, {@code STOPPING}) and, when degraded, the reason ({@code degradedBy}).</li>
+ *   <li>{@code GET /health}: 200 {@code RUNNING} while the router runs and every component does its job; 503 with
+ *       the state ({@code DEGRADED}, {@code STARTING}, {@code STOPPING}) and, when degraded, the reasons
+ *       ({@code degradedBy}: a sink retrying, a sink stalled for {@code health.stale-after} with a backlog, a
+ *       source not running or failing). {@code GET /health?verbose}: the same status code with the per-component
+ *       states as JSON;</li>
+ *   <li>{@code GET /status}: those states as JSON, always 200 (for people and dashboards, not probes).</li>
  * </ul>
  * Other paths answer 404, other methods than GET and HEAD 405. With {@code password-file} every request needs
  * HTTP basic authentication (401 otherwise).
@@ -47,6 +51,7 @@ public final class MonitoringHttp implements AutoCloseable {
 
     private static final Logger LOG = System.getLogger(MonitoringHttp.class.getName());
     private static final String TEXT = "text/plain; charset=utf-8";
+    private static final String JSON = "application/json; charset=utf-8";
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final HttpServer server;
@@ -85,9 +90,10 @@ public final class MonitoringHttp implements AutoCloseable {
      * @param metrics the router's registry, read at every scrape
      * @param state   the router's state (RUNNING, DEGRADED, STARTING, STOPPING)
      * @param reason  why it is degraded ({@code degradedBy}), empty when it is not
+     * @param status  the per-component states as JSON ({@code /status}, {@code /health?verbose})
      */
     public static MonitoringHttp start(HttpConfig cfg, MetricRegistry metrics, Supplier<String> state,
-                                       Supplier<String> reason) throws IOException {
+                                       Supplier<String> reason, Supplier<String> status) throws IOException {
         PasswordFile passwords = cfg.passwordFile() == null ? null
                 : PasswordFile.read(Path.of(cfg.passwordFile()), "monitoring.http.password-file");
         String bind = cfg.bind().startsWith("[") && cfg.bind().endsWith("]")
@@ -107,7 +113,7 @@ public final class MonitoringHttp implements AutoCloseable {
         } else {
             server = HttpServer.create(address, 50);
         }
-        var context = server.createContext("/", exchange -> serve(exchange, metrics, state, reason));
+        var context = server.createContext("/", exchange -> serve(exchange, metrics, state, reason, status));
         if (passwords != null) {
             context.setAuthenticator(new BasicAuthenticator("logrouter") {
                 @Override
@@ -141,7 +147,7 @@ public final class MonitoringHttp implements AutoCloseable {
     }
 
     private static void serve(HttpExchange exchange, MetricRegistry metrics, Supplier<String> state,
-                              Supplier<String> reason) throws IOException {
+                              Supplier<String> reason, Supplier<String> status) throws IOException {
         try (exchange) {
             String method = exchange.getRequestMethod();
             boolean head = method.equals("HEAD");
@@ -155,14 +161,19 @@ public final class MonitoringHttp implements AutoCloseable {
                         StatsFormat.PROMETHEUS.render(Stats.of(metrics)), head);
                 case "/health" -> {
                     String s = state.get();
-                    if (s.equals("RUNNING")) {
+                    int code = s.equals("RUNNING") ? 200 : 503;
+                    String query = exchange.getRequestURI().getQuery();
+                    if (query != null && java.util.Arrays.asList(query.split("&")).contains("verbose")) {
+                        reply(exchange, code, JSON, status.get(), head);
+                    } else if (code == 200) {
                         reply(exchange, 200, TEXT, "RUNNING\n", head);
                     } else {
                         String why = reason.get();
                         reply(exchange, 503, TEXT, s + (why == null || why.isEmpty() ? "" : ": " + why) + "\n", head);
                     }
                 }
-                default -> reply(exchange, 404, TEXT, "not found: /metrics or /health\n", head);
+                case "/status" -> reply(exchange, 200, JSON, status.get(), head);
+                default -> reply(exchange, 404, TEXT, "not found: /metrics, /health or /status\n", head);
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "monitoring HTTP " + exchange.getRequestURI() + ": " + e, e);
