@@ -73,13 +73,18 @@ public final class StructuredData {
      * which is the tag of an entry a rewrite writes (occurrence 0; {@link #tag}). 0 for any other name.
      */
     public static int sdIdLength(byte[] name) {
-        if (!isSdName(name, 0, name.length)) {
+        return sdIdLength(name, 0, name.length);
+    }
+
+    /** {@link #sdIdLength(byte[])} of the name {@code a[off, off + len)}. */
+    public static int sdIdLength(byte[] a, int off, int len) {
+        if (!isSdName(a, off, len)) {
             return 0;
         }
-        int dot = PREFIX.length;
-        while (dot < name.length && name[dot] != '.') {
+        int dot = off + PREFIX.length;
+        while (dot < off + len && a[dot] != '.') {
             dot++;
         }
-        return Math.min(dot - PREFIX.length, ID_LENGTH_MASK);
+        return Math.min(dot - off - PREFIX.length, ID_LENGTH_MASK);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.logrouter.core.event.FieldTable;
 import dev.logrouter.core.event.LogEvent;
+import dev.logrouter.core.event.StructuredData;
 import dev.logrouter.core.event.SyslogNames;
 import dev.logrouter.core.event.Tags;
 import dev.logrouter.core.parse.FieldParser;
@@ -251,7 +252,9 @@ final class JsonEnvelopeParser {
             case VALUE_NULL -> {
             }
             default -> {
-                int i = e.fields().begin(name.array(), 0, name.length(), 0);
+                // a structured-data entry (_SDATA.id.param) carries its SD-ID's length, as the syslog parser's do
+                int i = e.fields().begin(name.array(), 0, name.length(),
+                        StructuredData.sdIdLength(name.array(), 0, name.length()));
                 e.fields().appendUtf8ToValue(i, p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
             }
         }

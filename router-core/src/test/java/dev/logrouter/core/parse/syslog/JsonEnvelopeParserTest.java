@@ -55,6 +55,8 @@ class JsonEnvelopeParserTest {
         assertThat(render("${ISODATE} ${USEC}")).isEqualTo("2026-03-01T10:00:00-05:00 000250");
         assertThat(render("${.SDATA.origin.ip}|${user.name}|${user.ids[0]}|${user.ids[1]}|${user.ids[2]}|"
                 + "${user.ids[3]}|${TAGS}")).isEqualTo("10.0.0.1|bob|1|2.5|true||a,b");
+        assertThat(render("${SDATA}")).as("structured data from the envelope is written back as an element")
+                .isEqualTo("[origin ip=\"10.0.0.1\"]");
         assertThat(e.fields().get("empty")).isNull();
         assertThat(e.fields().get("DATE")).isNull();
         assertThat(e.stampFracDigits()).as("USEC: microseconds").isEqualTo(6);
