@@ -36,14 +36,36 @@ final class RelpTestClient implements AutoCloseable {
 
     /** @param receiveBuffer the socket's SO_RCVBUF, 0 = the system's */
     RelpTestClient(String hostPort, int receiveBuffer) throws IOException {
-        socket = new Socket();
-        if (receiveBuffer > 0) {
-            socket.setReceiveBufferSize(receiveBuffer);
-        }
-        socket.connect(HostPort.parse(hostPort), 5000);
+        this(connect(hostPort, receiveBuffer));
+    }
+
+    /** RELP over TLS: the handshake done with {@code tls} (its key managers present the client certificate). */
+    RelpTestClient(String hostPort, javax.net.ssl.SSLContext tls) throws IOException {
+        this(handshake(connect(hostPort, 0), hostPort, tls));
+    }
+
+    private RelpTestClient(Socket socket) throws IOException {
+        this.socket = socket;
         socket.setSoTimeout(30_000);
         out = new java.io.BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
         in = new BufferedInputStream(socket.getInputStream());
+    }
+
+    private static Socket connect(String hostPort, int receiveBuffer) throws IOException {
+        Socket s = new Socket();
+        if (receiveBuffer > 0) {
+            s.setReceiveBufferSize(receiveBuffer);
+        }
+        s.connect(HostPort.parse(hostPort), 5000);
+        return s;
+    }
+
+    private static Socket handshake(Socket plain, String hostPort, javax.net.ssl.SSLContext tls) throws IOException {
+        var s = (javax.net.ssl.SSLSocket) tls.getSocketFactory().createSocket(plain,
+                hostPort.substring(0, hostPort.lastIndexOf(':')), plain.getPort(), true);
+        s.setSoTimeout(30_000);
+        s.startHandshake();
+        return s;
     }
 
     /** Sends librelp's open offers and returns the answer. */

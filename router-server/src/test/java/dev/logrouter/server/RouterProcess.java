@@ -3,19 +3,33 @@ package dev.logrouter.server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A router run as operators run it: {@code logrouter run --config FILE} in a child JVM (this test's class path), its
- * output in a log file, stopped with SIGTERM ({@link #sigterm}) or {@code kill -9} ({@link #kill}).
+ * A router run as operators run it: {@code logrouter run --config FILE} in a child JVM (this test's class path less
+ * the test-only HDFS cluster, {@link #CLASS_PATH}), its output in a log file, stopped with SIGTERM ({@link #sigterm})
+ * or {@code kill -9} ({@link #kill}).
  *
  * <p>Threads: the test's thread.
  */
 final class RouterProcess implements AutoCloseable {
 
     private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    /**
+     * This test's class path without the HDFS test cluster (hadoop-client-minicluster), which no router ships with:
+     * its copy of Netty's native epoll library differs from Netty's own, and Netty then refuses epoll altogether
+     * ("Multiple resources found ... with different content"), so that a child would run on NIO and could not open
+     * the Unix socket sources at all.
+     */
+    private static final String CLASS_PATH = java.util.Arrays.stream(
+                    System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+            .filter(e -> !Path.of(e).getFileName().toString().startsWith("hadoop-client-minicluster"))
+            .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
 
     private final Process process;
     private final Path log;
@@ -27,12 +41,22 @@ final class RouterProcess implements AutoCloseable {
 
     /** Writes {@code yaml} to {@code dir/name.yaml}, starts the router on it and waits until a source listens. */
     static RouterProcess start(Path dir, String name, String yaml) throws IOException {
+        return start(dir, name, yaml, List.of());
+    }
+
+    /**
+     * As {@link #start(Path, String, String)}, the child JVM run with {@code jvmArgs} as well (before the main class,
+     * e.g. {@code -Djdk.net.hosts.file=FILE}).
+     */
+    static RouterProcess start(Path dir, String name, String yaml, List<String> jvmArgs) throws IOException {
         Path cfg = dir.resolve(name + ".yaml");
         Files.writeString(cfg, yaml);
         Path log = dir.resolve(name + ".log");
-        Process p = new ProcessBuilder(JAVA, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "run", "--config", cfg.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<String> cmd = new ArrayList<>(List.of(JAVA, "-Xmx512m"));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-cp", CLASS_PATH, Main.class.getName(), "run", "--config",
+                cfg.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         RouterProcess r = new RouterProcess(p, log);
         assertThat(TestClient.await(() -> TestClient.listening(log) != null || !p.isAlive(), 60_000)).isTrue();
         assertThat(p.isAlive()).as(r::log).isTrue();
@@ -71,6 +95,20 @@ final class RouterProcess implements AutoCloseable {
             return new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out()).at(pointer).asLong(-1);
         } catch (IOException e) {
             return -1;
+        }
+    }
+
+    /**
+     * A live text attribute, at a JSON pointer of {@code stats --format json} (e.g. {@code /Sink/central/hosts});
+     * null if unread.
+     */
+    String statText(String pointer) {
+        TestClient.StatsOutput json = TestClient.stats("--pid", Long.toString(process.pid()), "--format", "json");
+        try {
+            var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out()).at(pointer);
+            return node.isMissingNode() ? null : node.asText();
+        } catch (IOException e) {
+            return null;
         }
     }
 
