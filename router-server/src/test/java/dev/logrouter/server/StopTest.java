@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * as soon as the senders returned (their data then sits in socket buffers, the ring and the sink's batch, and flow
  * control holds every connection back), and every message must reach the receiver, exit 0. A receiver that never
  * reads, with a short {@code stop-timeout}: the router gives up, exits 1, and its counters and last line say what it
- * abandoned. With {@code buffer: journal} and the receiver down: the stop journals everything at disk speed and the
- * next start delivers it.
+ * abandoned; the same when no host of the sink is live at all (both refuse connections). With {@code buffer: journal}
+ * and the receiver down: the stop journals everything at disk speed and the next start delivers it.
  */
 class StopTest {
 
@@ -100,6 +100,49 @@ class StopTest {
         assertThat(connections).isPositive();
         assertThat(frames + bytes).isPositive();
         assertThat(last).contains("source net: " + connections + " connections");
+    }
+
+    /**
+     * Two hosts, both refusing connections (free loopback ports nobody listens on), failover, the default memory
+     * buffer: the sink never writes a byte, it retries its first batch ("no live host") while the ring fills. A
+     * SIGTERM right after the burst must still end at {@code stop-timeout}, exit 1, with everything the router read
+     * counted: none written, the sink's batch lost, the rest abandoned in the ring. (The sink thread sleeps up to 5 s
+     * between retries: the stop must wake it, else it outlives the stop's wait and its batch shows up nowhere but in
+     * the ring's count.)
+     */
+    @Test
+    void aSinkWithNoLiveHostAtAllEndsAtStopTimeoutWithTheLossCountedAndExitOne() throws Exception {
+        int first = Ports.freeLoopbackPort();
+        int second = Ports.freeLoopbackPort();
+        RouterProcess router = start("dead", """
+                sources:
+                  - {name: net, type: tcp, bind: "127.0.0.1:0"}
+                pipeline: {stop-timeout: 3s}
+                sinks:
+                  - {name: central, type: syslog, hosts: ["127.0.0.1:%d", "127.0.0.1:%d"], mode: failover,
+                     format: raw, framing: lf}
+                """.formatted(first, second));
+        Burst.send(router.address(), CONNECTIONS, PER_CONNECTION);
+        router.sigterm();
+        assertThat(router.exitStatus(60)).as(router::log).isEqualTo(1);
+        String last = router.lastLine();
+        assertThat(last).contains("stopped, abandoning ").contains("(stop-timeout 3s; exit 1)")
+                .doesNotContain("cleanly");
+        long received = router.finalStat("Source", "net", "received");
+        long written = router.finalStat("Sink", "central", "written");
+        long lost = router.finalStat("Sink", "central", "lost");
+        long ring = router.finalStat("Ring", "main", "abandoned");
+        assertThat(written).as(router::log).isZero();
+        assertThat(written + lost + ring).as(router::log).isEqualTo(received);
+        assertThat(lost + ring).isPositive();
+        // the batch it was retrying: the stop woke the sink from its backoff, so the batch is counted in the sink
+        assertThat(lost).as(router::log).isPositive();
+        assertThat(last).as(router::log).contains("sink central: " + lost + " events");
+        assertThat(router.finalStat("Sink", "central", "connects")).isZero();
+        assertThat(router.finalStat("Sink", "central", "connectFailures")).isPositive();
+        // the sink was retrying its batch because neither host was live
+        assertThat(router.log()).containsPattern("sink central: FLUSH: java\\.io\\.IOException: no live host: .*"
+                + "127\\.0\\.0\\.1:" + first + ".*127\\.0\\.0\\.1:" + second + ".*; retrying in \\d+ ms");
     }
 
     @Test

@@ -1,12 +1,15 @@
 package dev.logrouter.server;
 
 import dev.logrouter.core.testing.Ports;
+import dev.logrouter.core.testing.TestPki;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,6 +19,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -52,6 +56,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code .SDATA.ID.NAME} and, writing them back, takes the last dot as the end of the SD-ID, so
  * {@code [origin x.y="1"]} comes out as {@code [origin.x y="1"]} even when sent to it directly
  * ({@link #syslogNgResplitsDottedSdNames}).
+ *
+ * <p>A chain of two routers keeps all of it: the first relays over TCP, TLS (mutual authentication), RELP or RELP
+ * over TLS to the second, which relays to syslog-ng's {@code syslog()} source, and syslog-ng's parse of what the
+ * second sent equals its parse of the originals ({@link #aChainOfTwoRoutersKeepsStampsToTheMicrosecondAndSdAsSent}).
  *
  * <p>One syslog-ng in the foreground for the class, on free loopback ports, all its files in the temporary
  * directory; skipped when {@code /usr/sbin/syslog-ng} is absent ({@code .ci/run} installs Debian's
@@ -112,6 +120,7 @@ class SyslogNgRelayTest {
     private static Path bsdOut;
     private static Path ietfOut;
     private static Path log;
+    private static TestPki pki;
     private static final Thread killOnExit = new Thread(() -> syslogNg.destroyForcibly(), "kill-syslog-ng");
 
     @BeforeAll
@@ -141,6 +150,10 @@ class SyslogNgRelayTest {
                 "--control", dir.resolve("syslog-ng.ctl").toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         Runtime.getRuntime().addShutdownHook(killOnExit); // should the JVM end without running @AfterAll
+        Path pkiDir = Files.createDirectory(dir.resolve("pki")); // while syslog-ng starts
+        pki = new TestPki(pkiDir);
+        pki.server("receiver", "localhost");
+        pki.client("relay", "/O=Example/CN=relay-01");
         assertThat(TestClient.await(() -> !syslogNg.isAlive() || (listening(bsdPort) && listening(ietfPort)), WAIT_MS)
                 && syslogNg.isAlive()).as(() -> "syslog-ng listens: " + diagnostics()).isTrue();
     }
@@ -257,6 +270,82 @@ class SyslogNgRelayTest {
                 .isEqualTo("2026-11-22T10:00:16.250000+00:00|13|h|app|||[meta a=\"1\"][x@1 b=\"2\"][meta c=\"3\"]|"
                         + "a repeated SD-ID");
         assertThat(bsdReference.get(0)).startsWith("2026-11-26T10:00:00.000000+00:00|");
+    }
+
+    /**
+     * logrouter → logrouter → syslog-ng: the first router relays each RFC 5424 original over {@code hop} (tcp; tls
+     * and relp-tls with mutual authentication, to {@code localhost} as the receiver's certificate names it; relp) to
+     * the second, which relays it octet-counted to syslog-ng's {@code syslog()} source. Two renderings and two parses
+     * later, syslog-ng must read every field as it read the original sent to it directly: stamps to the microsecond
+     * ({@code .123456}, {@code .003}, {@code .1}, {@code .000100}) in their own offsets ({@code +02:00}, {@code Z},
+     * {@code -05:00}, {@code +05:30}), structured data as sent (escapes, an empty value, a repeated SD-ID's elements
+     * apart).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tcp", "tls", "relp", "relp-tls"})
+    void aChainOfTwoRoutersKeepsStampsToTheMicrosecondAndSdAsSent(String hop) throws Exception {
+        List<String> reference = sendAndCollect("127.0.0.1:" + ietfPort, octetCounted(IETF), ietfOut, IETF.size());
+
+        boolean tlsOn = hop.endsWith("tls");
+        String serverTls = tlsOn ? ", tls: {cert-file: \"" + pki.cert("receiver") + "\", key-file: \""
+                + pki.key("receiver") + "\", ca-file: \"" + pki.caFile() + "\", client-auth: required}" : "";
+        String source = hop.startsWith("relp")
+                ? "{name: in, type: relp, bind: \"127.0.0.1:0\"" + serverTls + "}"
+                : "{name: in, type: tcp, bind: \"127.0.0.1:0\", framing: octet-counted, format: rfc5424"
+                        + serverTls + "}";
+        List<Router> routers = new ArrayList<>();
+        List<String> relayed;
+        try {
+            Router second = TestClient.startRouter("""
+                    sources:
+                      - %s
+                    pipeline: {ring-size: 1024, time-zone: UTC}
+                    routes:
+                      - {name: all, from: [in], to: [out]}
+                    sinks:
+                      - {name: out, type: syslog, hosts: ["127.0.0.1:%d"], format: rfc5424}
+                    """.formatted(source, ietfPort));
+            routers.add(second);
+            String clientTls = tlsOn ? ", tls: {ca-file: \"" + pki.caFile() + "\", cert-file: \""
+                    + pki.cert("relay") + "\", key-file: \"" + pki.key("relay") + "\"}" : "";
+            // by name: the TLS server certificate names localhost, and verify-hostname is on
+            String secondPort = second.boundAddress("in").substring(second.boundAddress("in").lastIndexOf(':') + 1);
+            Router first = TestClient.startRouter("""
+                    sources:
+                      - {name: in, type: tcp, bind: "127.0.0.1:0", framing: octet-counted, format: rfc5424}
+                    pipeline: {ring-size: 1024, time-zone: UTC}
+                    routes:
+                      - {name: all, from: [in], to: [hop]}
+                    sinks:
+                      - {name: hop, type: syslog, hosts: ["localhost:%s"], transport: %s, format: rfc5424%s}
+                    """.formatted(secondPort, hop.startsWith("relp") ? "relp" : hop, clientTls));
+            routers.add(first);
+            relayed = sendAndCollect(first.boundAddress("in"), octetCounted(IETF), ietfOut, IETF.size());
+            assertThat(TestClient.await(() -> first.metrics().require("Sink", "hop").value("written")
+                    == IETF.size(), WAIT_MS)).as("the first router's sink counted every message written").isTrue();
+            if (tlsOn) {
+                assertThat(second.metrics().require("Source", "in").value("tlsHandshakes")).isEqualTo(1);
+            }
+            if (hop.startsWith("relp")) { // every message acknowledged by the second router's RELP source
+                assertThat(TestClient.await(() -> second.metrics().require("Source", "in").value("acked")
+                        == IETF.size(), WAIT_MS)).as("acked").isTrue();
+            }
+        } finally {
+            for (int i = routers.size() - 1; i >= 0; i--) { // the first router first
+                routers.get(i).stop();
+            }
+        }
+
+        SoftAssertions soft = new SoftAssertions();
+        for (int i = 0; i < IETF.size(); i++) {
+            soft.assertThat(relayed.get(i)).as("%s chain relay of %s", hop, IETF.get(i)).isEqualTo(reference.get(i));
+        }
+        soft.assertAll();
+        assertThat(reference.get(0)).startsWith("2026-11-22T10:00:00.123456+02:00|165|");
+        assertThat(reference.get(14)).startsWith("2026-11-22T10:00:13.003000+00:00|");
+        assertThat(reference.get(15)).startsWith("2026-11-22T10:00:14.100000-05:00|");
+        assertThat(reference.get(16)).startsWith("2026-11-22T10:00:15.000100+05:30|");
+        assertThat(reference.get(17)).contains("|[meta a=\"1\"][x@1 b=\"2\"][meta c=\"3\"]|");
     }
 
     /**

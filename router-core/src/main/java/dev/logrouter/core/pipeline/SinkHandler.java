@@ -88,6 +88,8 @@ public final class SinkHandler implements EventHandler<LogEvent> {
     private long pendingBytes;
     private long firstNanos;
     private volatile boolean aborted;
+    /** This sink's thread, set when it starts: {@link #abort} wakes it from a retry's backoff. */
+    private volatile Thread thread;
     /** Highest sequence up to which every event for this sink is flushed (published for other threads). */
     private volatile long durable = -1;
     /** What {@link #durable} will be published as: kept in a plain field per event, published once per batch. */
@@ -213,14 +215,22 @@ public final class SinkHandler implements EventHandler<LogEvent> {
         }
     }
 
-    /** Gives up any retry in progress (forced stop). */
+    /**
+     * Gives up any retry in progress (forced stop): a retry waiting out its backoff (up to 5 s) tries once more at
+     * once and, failing, gives up, so that the thread ends within the stop's wait and counts its batch {@code lost}.
+     */
     public void abort() {
         aborted = true;
         sink.abort();
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
     }
 
     @Override
     public void onStart() {
+        thread = Thread.currentThread();
         Thread.currentThread().setName("sink-" + name);
         attempt(Op.START, null, false);
     }
@@ -535,7 +545,7 @@ public final class SinkHandler implements EventHandler<LogEvent> {
                 state = RETRYING;
                 LOG.log(Level.WARNING, "sink " + name + ": " + lastError + "; retrying in "
                         + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms");
-                LockSupport.parkNanos(backoff);
+                LockSupport.parkNanos(backoff); // abort() unparks: the next try then gives up at once if it fails
                 retries.inc();
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
                 retried++;

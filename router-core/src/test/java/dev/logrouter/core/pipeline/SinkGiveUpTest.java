@@ -266,4 +266,26 @@ class SinkGiveUpTest {
         assertThat(sink("out", "givenUp")).isZero();
         assertThat(letters(dl)).isEmpty();
     }
+
+    /**
+     * A forced stop while the sink waits out a long retry backoff (5 s after 9 retries, longer than the stop waits for
+     * a sink thread): abort wakes it, its last try fails, and it ends before the stop returns, its batch (and what
+     * else it took on its way out) counted {@code lost}, the rest {@code abandoned} in the ring. Before, the thread slept on, the stop returned with it
+     * alive and the batch was counted nowhere but the ring.
+     */
+    @Test
+    void aForcedStopWakesASinkFromItsRetryBackoffAndCountsItsBatchLost() throws Exception {
+        Recording sink = new Recording();
+        sink.flushFails = b -> true; // a destination that never comes back
+        start(new SinkBinding("out", batches(3), sink, -1, deadLetters("out", dir.resolve("out.jsonl"))));
+        publish("a", "b", "c", "d", "e");
+        assertThat(await(() -> sink("out", "retries") >= 9)).as("in its 5 s backoff").isTrue();
+        assertThat(pipeline.drainAndStop(100, TimeUnit.MILLISECONDS)).as("not drained").isFalse();
+        assertThat(pipeline.threads()).allSatisfy(t -> assertThat(t.isAlive()).as(t.getName()).isFalse());
+        assertThat(sink("out", "written")).isZero();
+        // the batch being retried, and the events after it that the sink took on its way out
+        assertThat(sink("out", "lost")).isBetween(3L, 5L);
+        assertThat(sink("out", "lost") + metrics.require("Ring", "main").value("abandoned")).isEqualTo(5);
+        assertThat(sinkState("out")).isEqualTo("STOPPED");
+    }
 }
