@@ -175,6 +175,38 @@ class StopTest {
         assertThat(second.exitStatus(120)).isZero();
     }
 
+    /**
+     * A sender that connected before the stop and writes its first bytes 700 ms into it (its thread was slow to be
+     * scheduled, as under load): its connection was closed as quiet after 300 ms with the bytes then arriving unread,
+     * which the kernel dropped with a reset nobody counted. A connection that has not read a byte is given 2 s.
+     */
+    @Test
+    void aSenderThatConnectedBeforeTheStopAndWritesLateIsReadToTheEnd() throws Exception {
+        Path out = dir.resolve("late-messages.out");
+        RouterProcess router = start("late", """
+                sources:
+                  - {name: net, type: tcp, bind: "127.0.0.1:0"}
+                sinks:
+                  - {name: files, type: file, path: "%s", template: "${MSG}\\n"}
+                """.formatted(out));
+        try (Socket s = new Socket()) {
+            s.connect(dev.logrouter.netty.HostPort.parse(router.address()));
+            // the router has this connection open before the stop begins (else the listener's own wait covers it)
+            assertThat(TestClient.await(() -> router.stat("/Source/net/connections") == 1, 30_000)).isTrue();
+            router.sigterm();
+            java.util.concurrent.locks.LockSupport.parkNanos(700_000_000L); // the slow sender, not a wait for state
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < 1_000; i++) {
+                b.append("<13>Mar  1 10:00:00 h app: late ").append(i).append('\n');
+            }
+            s.getOutputStream().write(b.toString().getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+        }
+        assertThat(router.exitStatus(60)).as(router::log).isZero();
+        assertThat(router.lastLine()).contains("stopped cleanly");
+        assertThat(TestClient.textLines(out)).hasSize(1_000).endsWith("late 999");
+    }
+
     private RouterProcess start(String name, String yaml) throws IOException {
         RouterProcess r = RouterProcess.start(dir, name, yaml);
         open.add(r);

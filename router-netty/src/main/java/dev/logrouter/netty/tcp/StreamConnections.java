@@ -46,6 +46,14 @@ public final class StreamConnections {
     /** Set while a stop's quiet check of a connection waits on its event loop. */
     private static final AttributeKey<Boolean> QUIET_CHECK = AttributeKey.valueOf("logrouter.tcp.quietCheck");
     /** When a stop first looked at a connection, and its paused time then: the start of its drain-timeout. */
+    /**
+     * A connection that has not read a byte yet is quiet at a stop only after this long: a sender connects and then
+     * writes, and a sender thread starved of CPU for a while between the two must not find its connection closed
+     * with its data unread (which the kernel then drops with a reset, unseen by the sender).
+     */
+    static final long NEVER_READ_QUIET_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** Set when a stop's check first found the connection quiet; it is closed only if the next check agrees. */
+    private static final AttributeKey<Boolean> QUIET_SEEN = AttributeKey.valueOf("logrouter.tcp.quietSeen");
     private static final AttributeKey<long[]> DRAIN_START = AttributeKey.valueOf("logrouter.tcp.drainStart");
 
     /** When the last connection was accepted (System.nanoTime); written on the listener's event loop. */
@@ -262,10 +270,19 @@ public final class StreamConnections {
     private void closeIfDone(Channel ch) {
         TcpPublishHandler h = ch.pipeline().get(TcpPublishHandler.class);
         long now = System.nanoTime();
-        if (h == null || h.isQuiet(now, QUIET_NANOS)) {
+        if (h == null) {
             ch.close();
             return;
         }
+        if (h.isQuiet(now, h.hasRead() ? QUIET_NANOS : NEVER_READ_QUIET_NANOS)) {
+            // quiet at two checks in a row: bytes that arrived after this loop last polled the socket (the check
+            // runs after the loop's reads) are read in between, and then the connection is not quiet any more
+            if (ch.attr(QUIET_SEEN).getAndSet(Boolean.TRUE) != null) {
+                ch.close();
+            }
+            return;
+        }
+        ch.attr(QUIET_SEEN).set(null);
         long[] base = ch.attr(DRAIN_START).get();
         if (base == null) {
             ch.attr(DRAIN_START).set(new long[] {now, h.pausedNanos(now)});

@@ -46,6 +46,8 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     /** Clock reading of the last read, for the quiet check of a clean stop (read by the stopping thread). */
     private volatile long lastReadNanos = System.nanoTime();
     private volatile boolean busy;
+    /** Something was read on this connection (read by the stopping thread's checks on the event loop). */
+    private volatile boolean hasRead;
     /** Time spent paused by flow control before the current pause, and when the current one began. Event loop. */
     private long pausedNanos;
     private long pausedSince;
@@ -152,6 +154,7 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         lastReadNanos = System.nanoTime();
+        hasRead = true;
         if (!paused && publisher.shouldPause()) {
             pause();
         }
@@ -212,6 +215,11 @@ public final class TcpPublishHandler extends ChannelInboundHandlerAdapter implem
      */
     boolean isQuiet(long nowNanos, long quietNanos) {
         return !busy && nowNanos - lastReadNanos >= quietNanos;
+    }
+
+    /** Whether anything was read on this connection yet. Any thread. */
+    boolean hasRead() {
+        return hasRead;
     }
 
     /**

@@ -55,8 +55,8 @@ public record TcpSourceConfig(
                 defaultValue = "0")
         Integer listenBacklog,
         @Option(doc = "On a clean stop, how long an open connection may go on reading (a sender still writing "
-                + "after the stop began); a connection is closed earlier once it is quiet for 300 ms or the peer "
-                + "closes it. Time held back by flow control does not count: a connection with data the ring had "
+                + "after the stop began); a connection is closed earlier once it is quiet for 300 ms (2 s while it "
+                + "has read nothing yet) or the peer closes it. Time held back by flow control does not count: a connection with data the ring had "
                 + "no room for waits for the sinks, up to pipeline.stop-timeout.", defaultValue = "5s")
         TimeSpan drainTimeout,
         @Option(doc = "Syslog over TLS (RFC 5425): see sources[] type: tcp .tls. Absent = plaintext.",

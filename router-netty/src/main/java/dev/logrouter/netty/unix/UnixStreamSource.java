@@ -111,7 +111,7 @@ public final class UnixStreamSource implements Source {
     }
 
     /**
-     * Lets open connections finish (each is closed once quiet for 300 ms, all within 5 s), then waits until what they
+     * Lets open connections finish (each is closed once quiet for 300 ms, or 2 s before its first byte; all within 5 s), then waits until what they
      * sent is in the ring: {@link StreamConnections#awaitPublished}.
      */
     @Override
