@@ -8,7 +8,8 @@ import dev.logrouter.server.jmx.JmxTlsConfig;
 import dev.logrouter.server.jmx.MonitoringConfig;
 
 /**
- * The server's own top-level sections: {@code monitoring:} (JMX) and {@code logging:} (the level of its diagnostics). Listed in
+ * The server's own top-level sections: {@code monitoring:} (JMX, HTTP), {@code logging:} (the level of its diagnostics)
+ * and {@code health:} (when /health calls a component unhealthy). Listed in
  * {@code META-INF/services/dev.logrouter.core.config.ComponentProvider}.
  *
  * <p>Threads: stateless.

@@ -28,7 +28,7 @@ class ComponentTypesTest {
         assertThat(List.copyOf(ComponentTypes.REGISTRY.steps().keySet())).containsExactly("json", "kv", "xml", "csv",
                 "regex", "set", "unset", "subst", "set-tag", "clear-tag", "patterndb");
         assertThat(List.copyOf(ComponentTypes.REGISTRY.sections().keySet()))
-                .containsExactly("journal", "patterndb", "monitoring", "logging");
+                .containsExactly("journal", "patterndb", "monitoring", "logging", "health");
     }
 
     @Test

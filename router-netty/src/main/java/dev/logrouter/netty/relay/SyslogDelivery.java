@@ -429,12 +429,20 @@ final class SyslogDelivery implements SinkDelivery {
      */
     private void reconnectDue(long now) {
         for (RelayHost h : hosts) {
-            if (h.channel(now) == null && h.due(now)) {
-                h.startConnect(connector);
-            }
-            if (h.connecting()) {
-                pollQuietly(h, 0);
-            }
+            reconnect(h, now);
+        }
+    }
+
+    /**
+     * Starts a connect to {@code h} when it is down and past its backoff, and looks (without waiting) at a connect
+     * under way: its success or failure is {@code h}'s state from then on. Never throws.
+     */
+    private void reconnect(RelayHost h, long now) {
+        if (h.channel(now) == null && h.due(now)) {
+            h.startConnect(connector);
+        }
+        if (h.connecting()) {
+            pollQuietly(h, 0);
         }
     }
 
@@ -446,13 +454,7 @@ final class SyslogDelivery implements SinkDelivery {
         if (active < 0) {
             return;
         }
-        RelayHost h = hosts[active];
-        if (h.channel(now) == null && h.due(now)) {
-            h.startConnect(connector);
-        }
-        if (h.connecting()) {
-            pollQuietly(h, 0);
-        }
+        reconnect(hosts[active], now);
     }
 
     /** failover: makes host {@code i} the active one, counting a failover or failback. */
@@ -489,11 +491,7 @@ final class SyslogDelivery implements SinkDelivery {
         }
         for (int i = 0; i < active; i++) {
             RelayHost h = hosts[i];
-            if (h.connecting()) {
-                pollQuietly(h, 0);
-            } else if (h.channel(now) == null && h.due(now)) {
-                h.startConnect(connector);
-            }
+            reconnect(h, now);
             if (h.channel(now) != null && now - h.upSinceNanos() >= failbackNanos) {
                 activate(i, now);
                 return;
