@@ -2,6 +2,7 @@ package dev.logrouter.server;
 
 import dev.logrouter.core.metrics.MetricGroup;
 import dev.logrouter.core.testing.TestPki;
+import dev.logrouter.netty.HostPort;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -12,7 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -138,14 +138,9 @@ class RelayFaultMatrixTest {
 
     /** Host A or B of a transport: a proxy in front of that receiver's source. */
     private FaultProxy host(Transport t, String source, boolean up) throws IOException {
-        FaultProxy p = new FaultProxy(address(receivers.get(t).boundAddress(source)), up);
+        FaultProxy p = new FaultProxy(HostPort.parse(receivers.get(t).boundAddress(source)), up);
         proxies.add(p);
         return p;
-    }
-
-    private static InetSocketAddress address(String hostPort) {
-        int colon = hostPort.lastIndexOf(':');
-        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
     /** The sender of {@code c}: a TCP source into one syslog sink to {@code hosts} (host:port, in order). */
@@ -175,6 +170,47 @@ class RelayFaultMatrixTest {
         return r;
     }
 
+    /** Hosts A and B of every transport; A up or down from the start, B up. */
+    private Map<Transport, FaultProxy[]> hostPairs(boolean aUp) throws IOException {
+        Map<Transport, FaultProxy[]> hosts = new EnumMap<>(Transport.class);
+        for (Transport t : Transport.values()) {
+            hosts.put(t, new FaultProxy[] {host(t, "a", aUp), host(t, "b", true)});
+        }
+        return hosts;
+    }
+
+    /** One sender per combination, to hosts A then B of its transport, with {@code extra} sink options. */
+    private Map<Combo, Router> senders(Map<Transport, FaultProxy[]> hosts, String extra) throws Exception {
+        Map<Combo, Router> s = new HashMap<>();
+        for (Combo c : combos(t -> true)) {
+            FaultProxy[] h = hosts.get(c.transport());
+            s.put(c, sender(c, List.of(named(h[0]), named(h[1])), extra));
+        }
+        return s;
+    }
+
+    /** {@link #sendAll} on a thread of its own, so that a fault can hit the burst mid-stream. */
+    private static Thread sendAllInBackground(Map<Combo, Router> senders, String fault, int burst, int n) {
+        Thread t = new Thread(() -> {
+            try {
+                sendAll(senders, fault, burst, n);
+            } catch (Throwable e) {
+                throw new AssertionError(e);
+            }
+        }, "burst-" + fault);
+        t.start();
+        return t;
+    }
+
+    /** Waits until every sender's first burst has begun to arrive at one of {@code hosts} ("a", "b"). */
+    private static void awaitFirstBurstAt(Map<Combo, Router> senders, String fault, List<String> hosts) {
+        for (Combo c : senders.keySet()) {
+            String prefix = fault + "-" + c.id() + "-1-";
+            assertThat(TestClient.await(() -> hosts.stream().mapToLong(h -> receivedAt(c.transport(), h, prefix))
+                    .sum() > 0, 30_000)).as("%s: the first burst arrives", c.id()).isTrue();
+        }
+    }
+
     /** By name for TLS (the receiver's certificate names localhost; verify-hostname is on). */
     private static String named(FaultProxy p) {
         return "localhost:" + p.port();
@@ -192,7 +228,7 @@ class RelayFaultMatrixTest {
     /** Sends {@code ids} as RFC 5424 lines on one connection to the sender's source. */
     private static void send(Router sender, List<String> ids) throws IOException {
         try (Socket s = new Socket()) {
-            s.connect(address(sender.boundAddress("in")), 5_000);
+            s.connect(HostPort.parse(sender.boundAddress("in")), 5_000);
             OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
             for (String id : ids) {
                 out.write(("<13>1 2026-12-07T10:00:00.000Z h app - - - " + id + "\n")
@@ -251,13 +287,10 @@ class RelayFaultMatrixTest {
         return r.metrics().require("Sink", "relay");
     }
 
-    private static String text(MetricGroup g, String name) {
-        return g.texts().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow().value().get();
-    }
-
     private static String describe(Router r) {
         MetricGroup g = sink(r);
-        return "state " + text(g, "state") + ", hosts " + text(g, "hosts") + ", lastError " + text(g, "lastError");
+        return "state " + g.textValue("state") + ", hosts " + g.textValue("hosts") + ", lastError "
+                + g.textValue("lastError");
     }
 
     /**
@@ -279,7 +312,8 @@ class RelayFaultMatrixTest {
             long resent = sink(r).value("resent");
             soft.assertThat(copies - (ids.size() - missing)).as("%s %s: duplicates at most resent (%d)", fault,
                     c.id(), resent).isLessThanOrEqualTo(resent);
-            soft.assertThat(TestClient.await(() -> text(sink(r), "state").equals("RUNNING"), BACK_TO_RUNNING_MS))
+            soft.assertThat(TestClient.await(() -> sink(r).textValue("state").equals("RUNNING"),
+                    BACK_TO_RUNNING_MS))
                     .as("%s %s: RUNNING again; %s", fault, c.id(), describe(r)).isTrue();
         }
         soft.assertAll();
@@ -296,15 +330,8 @@ class RelayFaultMatrixTest {
     @Test
     void oneHostDownFromTheStart() throws Exception {
         String fault = "down";
-        Map<Combo, Router> s = new HashMap<>();
-        Map<Transport, FaultProxy[]> hosts = new EnumMap<>(Transport.class);
-        for (Transport t : Transport.values()) {
-            hosts.put(t, new FaultProxy[] {host(t, "a", false), host(t, "b", true)});
-        }
-        for (Combo c : combos(t -> true)) {
-            FaultProxy[] h = hosts.get(c.transport());
-            s.put(c, sender(c, List.of(named(h[0]), named(h[1])), ""));
-        }
+        Map<Transport, FaultProxy[]> hosts = hostPairs(false);
+        Map<Combo, Router> s = senders(hosts, "");
         Map<Combo, List<String>> sent = new HashMap<>();
         sendAll(s, fault, 1, 2_000);
         s.keySet().forEach(c -> add(sent, fault, c, 1, 2_000));
@@ -330,15 +357,8 @@ class RelayFaultMatrixTest {
     @Test
     void primaryDownAtStartAndUpLater() throws Exception {
         String fault = "late";
-        Map<Combo, Router> s = new HashMap<>();
-        Map<Transport, FaultProxy[]> hosts = new EnumMap<>(Transport.class);
-        for (Transport t : Transport.values()) {
-            hosts.put(t, new FaultProxy[] {host(t, "a", false), host(t, "b", true)});
-        }
-        for (Combo c : combos(t -> true)) {
-            FaultProxy[] h = hosts.get(c.transport());
-            s.put(c, sender(c, List.of(named(h[0]), named(h[1])), ""));
-        }
+        Map<Transport, FaultProxy[]> hosts = hostPairs(false);
+        Map<Combo, Router> s = senders(hosts, "");
         Map<Combo, List<String>> sent = new HashMap<>();
         sendAll(s, fault, 1, 2_000);
         s.keySet().forEach(c -> add(sent, fault, c, 1, 2_000));
@@ -353,7 +373,7 @@ class RelayFaultMatrixTest {
                         .as(() -> e.getKey().id() + ": failed back; " + describe(r)).isTrue();
             } else {
                 String a = named(hosts.get(e.getKey().transport())[0]);
-                assertThat(TestClient.await(() -> text(sink(r), "activeHost").contains(a), BACK_TO_RUNNING_MS))
+                assertThat(TestClient.await(() -> sink(r).textValue("activeHost").contains(a), BACK_TO_RUNNING_MS))
                         .as(() -> e.getKey().id() + ": A taken in again; " + describe(r)).isTrue();
             }
         }
@@ -379,29 +399,11 @@ class RelayFaultMatrixTest {
     @Test
     void activeHostResetMidStream() throws Exception {
         String fault = "reset";
-        Map<Combo, Router> s = new HashMap<>();
-        Map<Transport, FaultProxy[]> hosts = new EnumMap<>(Transport.class);
-        for (Transport t : Transport.values()) {
-            hosts.put(t, new FaultProxy[] {host(t, "a", true), host(t, "b", true)});
-        }
-        for (Combo c : combos(t -> true)) {
-            FaultProxy[] h = hosts.get(c.transport());
-            s.put(c, sender(c, List.of(named(h[0]), named(h[1])), ""));
-        }
-        Thread burst = new Thread(() -> {
-            try {
-                sendAll(s, fault, 1, MID_STREAM);
-            } catch (Throwable e) {
-                throw new AssertionError(e);
-            }
-        });
-        burst.start();
+        Map<Transport, FaultProxy[]> hosts = hostPairs(true);
+        Map<Combo, Router> s = senders(hosts, "");
+        Thread burst = sendAllInBackground(s, fault, 1, MID_STREAM);
         // mid-stream: once every sender has something delivered, every connection of both hosts is reset
-        for (var e : s.entrySet()) {
-            String prefix = fault + "-" + e.getKey().id() + "-1-";
-            assertThat(TestClient.await(() -> receivedAt(e.getKey().transport(), "a", prefix)
-                    + receivedAt(e.getKey().transport(), "b", prefix) > 0, 30_000)).isTrue();
-        }
+        awaitFirstBurstAt(s, fault, List.of("a", "b"));
         for (FaultProxy[] h : hosts.values()) {
             h[0].reset();
             h[1].reset();
@@ -428,27 +430,10 @@ class RelayFaultMatrixTest {
     @Test
     void activeHostStoppedCleanlyMidStream() throws Exception {
         String fault = "stop";
-        Map<Combo, Router> s = new HashMap<>();
-        Map<Transport, FaultProxy[]> hosts = new EnumMap<>(Transport.class);
-        for (Transport t : Transport.values()) {
-            hosts.put(t, new FaultProxy[] {host(t, "a", true), host(t, "b", true)});
-        }
-        for (Combo c : combos(t -> true)) {
-            FaultProxy[] h = hosts.get(c.transport());
-            s.put(c, sender(c, List.of(named(h[0]), named(h[1])), ""));
-        }
-        Thread burst = new Thread(() -> {
-            try {
-                sendAll(s, fault, 1, MID_STREAM);
-            } catch (Throwable e) {
-                throw new AssertionError(e);
-            }
-        });
-        burst.start();
-        for (var e : s.entrySet()) {
-            String prefix = fault + "-" + e.getKey().id() + "-1-";
-            assertThat(TestClient.await(() -> receivedAt(e.getKey().transport(), "a", prefix) > 0, 30_000)).isTrue();
-        }
+        Map<Transport, FaultProxy[]> hosts = hostPairs(true);
+        Map<Combo, Router> s = senders(hosts, "");
+        Thread burst = sendAllInBackground(s, fault, 1, MID_STREAM);
+        awaitFirstBurstAt(s, fault, List.of("a"));
         for (FaultProxy[] h : hosts.values()) {
             h[0].closeAll();
         }
@@ -467,27 +452,10 @@ class RelayFaultMatrixTest {
     @Test
     void activeHostStallsMidStream() throws Exception {
         String fault = "stall";
-        Map<Combo, Router> s = new HashMap<>();
-        Map<Transport, FaultProxy[]> hosts = new EnumMap<>(Transport.class);
-        for (Transport t : Transport.values()) {
-            hosts.put(t, new FaultProxy[] {host(t, "a", true), host(t, "b", true)});
-        }
-        for (Combo c : combos(t -> true)) {
-            FaultProxy[] h = hosts.get(c.transport());
-            s.put(c, sender(c, List.of(named(h[0]), named(h[1])), ""));
-        }
-        Thread burst = new Thread(() -> {
-            try {
-                sendAll(s, fault, 1, MID_STREAM);
-            } catch (Throwable e) {
-                throw new AssertionError(e);
-            }
-        });
-        burst.start();
-        for (var e : s.entrySet()) {
-            String prefix = fault + "-" + e.getKey().id() + "-1-";
-            assertThat(TestClient.await(() -> receivedAt(e.getKey().transport(), "a", prefix) > 0, 30_000)).isTrue();
-        }
+        Map<Transport, FaultProxy[]> hosts = hostPairs(true);
+        Map<Combo, Router> s = senders(hosts, "");
+        Thread burst = sendAllInBackground(s, fault, 1, MID_STREAM);
+        awaitFirstBurstAt(s, fault, List.of("a"));
         for (FaultProxy[] h : hosts.values()) {
             h[0].stall();
         }
@@ -514,16 +482,9 @@ class RelayFaultMatrixTest {
     @Test
     void flappingHost() throws Exception {
         String fault = "flap";
-        Map<Combo, Router> s = new HashMap<>();
-        Map<Transport, FaultProxy[]> hosts = new EnumMap<>(Transport.class);
-        for (Transport t : Transport.values()) {
-            hosts.put(t, new FaultProxy[] {host(t, "a", true), host(t, "b", true)});
-        }
-        for (Combo c : combos(t -> true)) {
-            FaultProxy[] h = hosts.get(c.transport());
-            // failback-after shorter than the flap: the sink keeps moving back to A and away again
-            s.put(c, sender(c, List.of(named(h[0]), named(h[1])), ", failback-after: 500ms"));
-        }
+        Map<Transport, FaultProxy[]> hosts = hostPairs(true);
+        // failback-after shorter than the flap: the sink keeps moving back to A and away again
+        Map<Combo, Router> s = senders(hosts, ", failback-after: 500ms");
         Map<Combo, List<String>> sent = new HashMap<>();
         long end = System.nanoTime() + 30_000_000_000L;
         boolean up = true;
@@ -568,7 +529,8 @@ class RelayFaultMatrixTest {
         Map<Combo, Router> s = new HashMap<>();
         for (Combo c : combos(t -> t != Transport.tcp)) {
             FaultProxy b = host(c.transport(), "b", true);
-            s.put(c, sender(c, List.of("localhost:" + address(rogue.boundAddress("a")).getPort(), named(b)), ""));
+            String rogueHost = "localhost:" + HostPort.parse(rogue.boundAddress("a")).getPort();
+            s.put(c, sender(c, List.of(rogueHost, named(b)), ""));
         }
         Map<Combo, List<String>> sent = new HashMap<>();
         sendAll(s, fault, 1, 2_000);
@@ -577,7 +539,7 @@ class RelayFaultMatrixTest {
         for (var e : s.entrySet()) {
             assertThat(sink(e.getValue()).value("connectFailures")).isPositive();
             Router r = e.getValue();
-            assertThat(TestClient.await(() -> text(sink(r), "hosts").contains("connect failed"), 10_000))
+            assertThat(TestClient.await(() -> sink(r).textValue("hosts").contains("connect failed"), 10_000))
                     .as(() -> e.getKey().id() + ": the rogue host is down; " + describe(r)).isTrue();
         }
         assertThat(TestClient.textLines(dir.resolve("rogue.log"))).as("nothing in plaintext to the rogue").isEmpty();
