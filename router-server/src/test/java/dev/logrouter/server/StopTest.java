@@ -79,27 +79,15 @@ class StopTest {
                   - {name: central, type: syslog, hosts: ["127.0.0.1:%d"], format: raw, framing: lf}
                 """.formatted(receiver.port()));
         Burst.send(router.address(), CONNECTIONS, PER_CONNECTION);
-        router.sigterm();
-        assertThat(router.exitStatus(60)).as(router::log).isEqualTo(1);
-        String last = router.lastLine();
-        assertThat(last).contains("stopped, abandoning ").contains("(stop-timeout 3s; exit 1)")
-                .doesNotContain("cleanly");
-        long received = router.finalStat("Source", "net", "received");
-        long written = router.finalStat("Sink", "central", "written");
-        long lost = router.finalStat("Sink", "central", "lost");
-        long ring = router.finalStat("Ring", "main", "abandoned");
+        Abandoned a = sigtermAbandoning(router);
         long frames = router.finalStat("Source", "net", "abandoned");
         long connections = router.finalStat("Source", "net", "abandonedConnections");
         long bytes = router.finalStat("Source", "net", "abandonedBytes");
-        // every message the router read is written, or counted lost in the sink or the ring
-        assertThat(written + lost + ring).as(router::log).isEqualTo(received);
-        assertThat(lost + ring).isPositive();
-        assertThat(last).contains("sink central: " + lost + " events");
         // what it could not read is counted by connection, frame and byte
-        assertThat(received).isLessThan((long) CONNECTIONS * PER_CONNECTION);
+        assertThat(a.received()).isLessThan((long) CONNECTIONS * PER_CONNECTION);
         assertThat(connections).isPositive();
         assertThat(frames + bytes).isPositive();
-        assertThat(last).contains("source net: " + connections + " connections");
+        assertThat(a.last()).contains("source net: " + connections + " connections");
     }
 
     /**
@@ -123,21 +111,11 @@ class StopTest {
                      format: raw, framing: lf}
                 """.formatted(first, second));
         Burst.send(router.address(), CONNECTIONS, PER_CONNECTION);
-        router.sigterm();
-        assertThat(router.exitStatus(60)).as(router::log).isEqualTo(1);
-        String last = router.lastLine();
-        assertThat(last).contains("stopped, abandoning ").contains("(stop-timeout 3s; exit 1)")
-                .doesNotContain("cleanly");
-        long received = router.finalStat("Source", "net", "received");
-        long written = router.finalStat("Sink", "central", "written");
-        long lost = router.finalStat("Sink", "central", "lost");
-        long ring = router.finalStat("Ring", "main", "abandoned");
-        assertThat(written).as(router::log).isZero();
-        assertThat(written + lost + ring).as(router::log).isEqualTo(received);
-        assertThat(lost + ring).isPositive();
+        Abandoned a = sigtermAbandoning(router);
+        assertThat(a.written()).as(router::log).isZero();
         // the batch it was retrying: the stop woke the sink from its backoff, so the batch is counted in the sink
-        assertThat(lost).as(router::log).isPositive();
-        assertThat(last).as(router::log).contains("sink central: " + lost + " events");
+        assertThat(a.lost()).as(router::log).isPositive();
+
         assertThat(router.finalStat("Sink", "central", "connects")).isZero();
         assertThat(router.finalStat("Sink", "central", "connectFailures")).isPositive();
         // the sink was retrying its batch because neither host was live
@@ -205,6 +183,32 @@ class StopTest {
         assertThat(router.exitStatus(60)).as(router::log).isZero();
         assertThat(router.lastLine()).contains("stopped cleanly");
         assertThat(TestClient.textLines(out)).hasSize(1_000).endsWith("late 999");
+    }
+
+    /** What a stop that gave up counted: the last log line and the final stats of source net, sink central, ring. */
+    private record Abandoned(String last, long received, long written, long lost, long ring) {
+    }
+
+    /**
+     * SIGTERM to a router with {@code stop-timeout: 3s} whose sink {@code central} cannot deliver: it exits 1, its last
+     * line says what it abandoned (the sink's lost events by number), and every message it read is written or counted
+     * lost in the sink or abandoned in the ring, some of them lost.
+     */
+    private static Abandoned sigtermAbandoning(RouterProcess router) throws InterruptedException {
+        router.sigterm();
+        assertThat(router.exitStatus(60)).as(router::log).isEqualTo(1);
+        String last = router.lastLine();
+        assertThat(last).contains("stopped, abandoning ").contains("(stop-timeout 3s; exit 1)")
+                .doesNotContain("cleanly");
+        long received = router.finalStat("Source", "net", "received");
+        long written = router.finalStat("Sink", "central", "written");
+        long lost = router.finalStat("Sink", "central", "lost");
+        long ring = router.finalStat("Ring", "main", "abandoned");
+        // every message the router read is written, or counted lost in the sink or the ring
+        assertThat(written + lost + ring).as(router::log).isEqualTo(received);
+        assertThat(lost + ring).isPositive();
+        assertThat(last).as(router::log).contains("sink central: " + lost + " events");
+        return new Abandoned(last, received, written, lost, ring);
     }
 
     private RouterProcess start(String name, String yaml) throws IOException {
